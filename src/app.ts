@@ -1,0 +1,42 @@
+import express, { type Express } from "express";
+import { ApiError } from "./http/api-error";
+import { errorHandler, notFoundHandler } from "./http/error-handler";
+import { mountRoutes } from "./http/mount-routes";
+import { requestId, requestLog } from "./http/request-context";
+import type { Logger } from "./lib/logger";
+import { adminV1Routes } from "./routes/admin";
+import { apiV1Routes } from "./routes/api-v1";
+import { getHealthRoute } from "./routes/health/get-health";
+import type { Services } from "./services";
+
+export interface AppDeps {
+  services: Services;
+  logger: Logger;
+  /** The admin API is mounted only when a token is given. */
+  adminToken?: string;
+  publicBaseUrl?: string;
+}
+
+/** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
+export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
+  app.set("query parser", "simple");
+  app.set("json spaces", 0);
+  app.use(requestId, requestLog(logger));
+
+  const router = express.Router();
+  mountRoutes(router, [getHealthRoute, ...apiV1Routes(publicBaseUrl)], { services });
+  if (adminToken) {
+    mountRoutes(router, adminV1Routes(), { services, adminToken });
+  } else {
+    router.use("/admin/v1", () => {
+      throw new ApiError("not_found", "The admin API is disabled on this server: set ADMIN_TOKEN to enable it");
+    });
+  }
+  app.use(router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,12 @@
+export const SCOPES = ["artifacts:read", "artifacts:write", "intelligence:read", "data:read", "skills:read"] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}
+
+/** A key with no scopes has full access; a scoped key has exactly its scopes. */
+export function keyAllows(keyScopes: readonly string[], required: Scope): boolean {
+  return keyScopes.length === 0 || keyScopes.includes(required);
+}

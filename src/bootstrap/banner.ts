@@ -1,0 +1,37 @@
+import type { FirstRunResult } from "./first-run";
+
+/** What a newcomer reads in the terminal: where the API is, the secrets made for them, what to run next. */
+export function startupBanner(options: {
+  baseUrl: string;
+  database: string;
+  adminToken?: string;
+  adminTokenGenerated: boolean;
+  firstRun?: FirstRunResult;
+}): string {
+  const { baseUrl, firstRun } = options;
+  const lines = ["", `Workspace Intelligence API listening on ${baseUrl} (${options.database})`];
+  if (firstRun) {
+    lines.push(
+      "",
+      `First run: created workspace "${firstRun.workspaceName}" (${firstRun.workspaceId}) and a full-access API key.`,
+      `The key is shown this once; only its hash is stored:`,
+      "",
+      `  API_KEY=${firstRun.apiKey}`,
+    );
+  }
+  if (options.adminToken && options.adminTokenGenerated) {
+    lines.push("", `Admin token (ADMIN_TOKEN was not set; kept in DATA_DIR/admin-token):`, "", `  ADMIN_TOKEN=${options.adminToken}`);
+  } else if (!options.adminToken) {
+    lines.push("", "Admin API disabled: set ADMIN_TOKEN to enable /admin/v1.");
+  }
+  lines.push(
+    "",
+    "Try:",
+    `  curl -s ${baseUrl}/api/v1/openapi.json | head -c 300`,
+    firstRun
+      ? `  curl -s -H "Authorization: Bearer ${firstRun.apiKey}" ${baseUrl}/api/v1/briefing`
+      : `  curl -s -H "Authorization: Bearer $API_KEY" ${baseUrl}/api/v1/briefing`,
+    "",
+  );
+  return lines.join("\n");
+}

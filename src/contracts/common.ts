@@ -1,0 +1,53 @@
+import { z } from "./zod";
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ description: "What was wrong, naming the field or parameter." }),
+    code: z
+      .string()
+      .optional()
+      .openapi({ description: "Stable machine-readable error code, e.g. `bad_request`, `not_found`." }),
+  })
+  .openapi("Error");
+
+/** Integer milliseconds since the Unix epoch. */
+export const Timestamp = z.number().int().openapi({ description: "Milliseconds since the Unix epoch (UTC).", example: 1763596800000 });
+
+/** A non-empty string; what the contract calls "minimum length 1". */
+export const NonEmptyString = z.string().min(1);
+
+const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/**
+ * A number that also accepts its plain decimal text ("0.75"). Blank strings, "NaN", "Infinity", hex
+ * and booleans stay invalid instead of being coerced to 0 or 1 as `z.coerce.number()` would.
+ */
+export function numberFromDecimalText<T extends z.ZodNumber>(schema: T) {
+  return z.preprocess(
+    (value) => (typeof value === "string" && PLAIN_DECIMAL.test(value) ? Number(value) : value),
+    schema,
+  );
+}
+
+const INTEGER_TEXT = /^[+-]?\d+$/;
+
+/** An integer query parameter given as text, within [min, max], with a default when absent. */
+export function integerQueryParam(options: { min: number; max: number; default: number; description: string }) {
+  return z
+    .preprocess(
+      (value) => (typeof value === "string" && INTEGER_TEXT.test(value.trim()) ? Number(value) : value),
+      z
+        .number({ error: `must be an integer from ${options.min} to ${options.max}` })
+        .int({ error: `must be an integer from ${options.min} to ${options.max}` })
+        .min(options.min, { error: `must be an integer from ${options.min} to ${options.max}` })
+        .max(options.max, { error: `must be an integer from ${options.min} to ${options.max}` })
+        .default(options.default),
+    )
+    .openapi({
+      type: "integer",
+      minimum: options.min,
+      maximum: options.max,
+      default: options.default,
+      description: options.description,
+    });
+}

@@ -1,0 +1,69 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import lockfile from "proper-lockfile";
+import type { SqlExecutor } from "./migrations";
+
+export class DataDirLockedError extends Error {
+  constructor(readonly dataDir: string) {
+    super(
+      `The embedded database in ${dataDir} is in use by another process. ` +
+        `Stop that process, or point DATA_DIR somewhere else.`,
+    );
+    this.name = "DataDirLockedError";
+  }
+}
+
+export interface EmbeddedDatabase {
+  pg: PGlite;
+  executor: SqlExecutor;
+  close(): Promise<void>;
+}
+
+// PGlite takes no lock on its data dir and two processes writing one dir corrupt it, so the
+// owner holds a lock file beside the data; a crashed owner's lock goes stale after 10 s.
+const LOCK_OPTIONS = { stale: 10_000, update: 2_000, realpath: false } as const;
+
+export function isDataDirLocked(dataDir: string): Promise<boolean> {
+  return lockfile.check(lockPath(dataDir), LOCK_OPTIONS);
+}
+
+function lockPath(dataDir: string): string {
+  return path.join(dataDir, "owner");
+}
+
+/** Opens (creating when absent) the embedded Postgres under dataDir, owning it exclusively. */
+export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const root = path.resolve(dataDir);
+  mkdirSync(root, { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(lockPath(root), { ...LOCK_OPTIONS, onCompromised: () => undefined });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLockedError(root);
+    throw error;
+  }
+  try {
+    const pg = await PGlite.create(path.join(root, "pgdata"), { extensions: { vector } });
+    return { pg, executor: pgliteExecutor(pg), close: async () => { await pg.close(); await release(); } };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** An in-memory engine (tests), optionally started from a dumped data dir to skip init and migrations. */
+export async function openMemoryDatabase(template?: Blob): Promise<EmbeddedDatabase> {
+  const pg = await PGlite.create({ extensions: { vector }, ...(template ? { loadDataDir: template } : {}) });
+  return { pg, executor: pgliteExecutor(pg), close: () => pg.close() };
+}
+
+export function pgliteExecutor(pg: PGlite): SqlExecutor {
+  return {
+    exec: async (sql) => {
+      await pg.exec(sql);
+    },
+    query: async <Row>(sql: string, params?: unknown[]) => (await pg.query<Row>(sql, params)).rows,
+  };
+}

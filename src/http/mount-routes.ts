@@ -1,0 +1,79 @@
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { Services } from "../services";
+import { ApiError } from "./api-error";
+import { requireAdminToken, requireApiKey } from "./authenticate";
+import { JSON_BODY_LIMIT } from "./body-errors";
+import type { Route, RouteContext } from "./route";
+import { toExpressPath } from "./route";
+import { validateInput } from "./validate-input";
+
+export interface MountOptions {
+  services: Services;
+  adminToken?: string;
+}
+
+const parseJsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: false });
+
+/**
+ * Mounts each route with its chain: authenticate → parse body → validate input → handle → parse
+ * the response through its contract schema. Authentication runs before the body is read, so the
+ * error precedence is 401 → 403 → 400 → 404, and an anonymous caller cannot make us parse 1 MiB.
+ */
+export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const route of routes) {
+    const expressPath = toExpressPath(route.path);
+    const chain = [
+      ...authenticationFor(route, options),
+      ...(route.request?.body ? [parseJsonBody] : []),
+      handlerFor(route, options.services),
+    ];
+    router[route.method](expressPath, ...chain);
+    methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), route.method.toUpperCase()]);
+  }
+  for (const [expressPath, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+    router.all(expressPath, (req: Request, res: Response) => {
+      if (req.method === "OPTIONS") {
+        res.set("Allow", allow).status(204).end();
+        return;
+      }
+      throw new ApiError("method_not_allowed", `Method ${req.method} is not allowed on ${req.path}; allowed: ${allow}`, {
+        Allow: allow,
+      });
+    });
+  }
+}
+
+function authenticationFor(route: Route, options: MountOptions) {
+  switch (route.auth.kind) {
+    case "apiKey":
+      return [requireApiKey(options.services.apiKeys, route.auth.scope, `${route.method.toUpperCase()} ${route.path}`)];
+    case "admin":
+      return [requireAdminToken(options.adminToken)];
+    case "public":
+      return [];
+  }
+}
+
+function handlerFor(route: Route, services: Services) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const input = validateInput(route, req);
+    const ctx: RouteContext<typeof route.auth> = {
+      principal: res.locals.principal,
+      services,
+      requestId: res.locals.requestId,
+      req,
+      res,
+    };
+    const result = await route.handle(input, ctx);
+    const contract = route.responses[result.status];
+    if (!contract) throw new Error(`${route.operationId} answered undocumented status ${result.status}`);
+    // Responses pass through their contract schema, so internal fields can never leak.
+    const body = contract.schema ? contract.schema.parse(result.body) : result.body;
+    if (result.headers) res.set(result.headers);
+    if (body === undefined) res.status(result.status).end();
+    else res.status(result.status).json(body);
+    void next;
+  };
+}

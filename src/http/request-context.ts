@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "../lib/logger";
+
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/** Honours a sane incoming X-Request-Id (a proxy's or a client's) and otherwise makes one. */
+export function requestId(req: Request, res: Response, next: NextFunction) {
+  const incoming = req.get("x-request-id");
+  const id = incoming && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.locals.requestId = id;
+  res.set("X-Request-Id", id);
+  next();
+}
+
+/** One JSON line per request. The path only: query strings and headers may carry secrets. */
+export function requestLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      logger.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path: req.originalUrl.split("?")[0],
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}

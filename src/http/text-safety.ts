@@ -1,0 +1,43 @@
+import { formatPath } from "../contracts/issues";
+
+export const MAX_JSON_DEPTH = 64;
+
+export interface UnstorableInput {
+  path: string;
+  problem: string;
+}
+
+/**
+ * Finds the first value Postgres could not store losslessly: text with a NUL character (rejected
+ * in text and jsonb) or with a lone UTF-16 surrogate (silently replaced when encoded to UTF-8), and
+ * nesting deeper than MAX_JSON_DEPTH. Walks iteratively so hostile depth cannot overflow the stack.
+ */
+export function findUnstorableInput(root: unknown, prefix?: string): UnstorableInput | undefined {
+  const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    const problem = describeUnstorableText(value);
+    if (problem) return { path: formatPath(prefix, path), problem };
+    if (value === null || typeof value !== "object") continue;
+    if (path.length >= MAX_JSON_DEPTH) {
+      return { path: formatPath(prefix, path), problem: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    }
+    const entries = Array.isArray(value) ? value.map((item, index) => [index, item] as const) : Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      if (typeof key === "string") {
+        const keyProblem = describeUnstorableText(key);
+        if (keyProblem) return { path: formatPath(prefix, path), problem: `has a key that ${keyProblem.replace(/^contains/, "contains")}` };
+      }
+      stack.push({ value: item, path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+function describeUnstorableText(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (value.includes("\u0000")) return "contains a NUL character (\\u0000), which cannot be stored";
+  if (!value.isWellFormed()) return "contains a lone UTF-16 surrogate, which is not valid Unicode";
+  return undefined;
+}

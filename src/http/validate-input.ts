@@ -1,0 +1,68 @@
+import type { Request } from "express";
+import type { z } from "zod";
+import { describeFirstIssue } from "../contracts/issues";
+import { ApiError, badRequest } from "./api-error";
+import type { Route, RouteInput } from "./route";
+import { findUnstorableInput } from "./text-safety";
+
+type AnyInput = RouteInput<unknown, unknown, unknown, unknown>;
+
+/**
+ * Parses params, query, headers and body with the route's own contract schemas. Every failure is
+ * a 400 naming the parameter or field; nothing reaches a handler that Postgres could not store.
+ */
+export function validateInput(route: Route, req: Request): AnyInput {
+  const request = route.request ?? {};
+  return {
+    params: request.params ? parsePart(request.params, req.params, "path parameter ") : undefined,
+    query: request.query ? parseQuery(request.query, req.query as Record<string, unknown>) : undefined,
+    headers: request.headers ? parsePart(request.headers, pickHeaders(request.headers, req), "header ") : undefined,
+    body: request.body ? parseBody(request.body, req) : undefined,
+  } as AnyInput;
+}
+
+function parsePart(schema: z.ZodType, value: unknown, label: string): unknown {
+  const unstorable = findUnstorableInput(value);
+  if (unstorable) throw badRequest(`${label}${unstorable.path}: ${unstorable.problem}`);
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (!parsed.success) throw badRequest(`${label}${describeFirstIssue(parsed.error)}`);
+  return parsed.data;
+}
+
+function parseQuery(schema: z.ZodObject<z.ZodRawShape>, query: Record<string, unknown>): unknown {
+  // Only the parameters the contract knows are read; unknown ones are ignored (forward compatible).
+  const known: Record<string, unknown> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = query[name];
+    if (Array.isArray(value)) throw badRequest(`query parameter ${name}: must be given once, not ${value.length} times`);
+    if (value !== undefined && typeof value !== "string") throw badRequest(`query parameter ${name}: must be a plain string`);
+    if (value !== undefined) known[name] = value;
+  }
+  return parsePart(schema, known, "query parameter ");
+}
+
+function pickHeaders(schema: z.ZodObject<z.ZodRawShape>, req: Request): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
+function parseBody(schema: z.ZodType, req: Request): unknown {
+  if (req.body === undefined) {
+    if (req.get("content-type") && !req.is("application/json")) {
+      throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
+    }
+    throw badRequest("body: is required: send a JSON object with Content-Type: application/json");
+  }
+  if (req.body === null || typeof req.body !== "object" || Array.isArray(req.body)) {
+    throw badRequest("body: must be a JSON object");
+  }
+  const unstorable = findUnstorableInput(req.body);
+  if (unstorable) throw badRequest(`${unstorable.path || "body"}: ${unstorable.problem}`);
+  const parsed = schema.safeParse(req.body, { reportInput: true });
+  if (!parsed.success) throw badRequest(describeFirstIssue(parsed.error) || "body: invalid");
+  return parsed.data;
+}

@@ -1,0 +1,60 @@
+import { ErrorSchema } from "../../contracts/common";
+import {
+  AdminArtifactIdParamsSchema,
+  DisputeArtifactRequestSchema,
+  ReviewQueueQuerySchema,
+  ReviewQueueSchema,
+  ReviewResultSchema,
+  ValidateArtifactRequestSchema,
+  WorkspaceIdParamsSchema,
+} from "../../contracts/admin";
+import { notImplemented } from "../../http/not-implemented";
+import { defineRoute } from "../../http/route";
+
+export const listReviewQueueRoute = defineRoute({
+  method: "get",
+  path: "/admin/v1/workspaces/{id}/artifacts",
+  operationId: "adminListArtifacts",
+  summary: "Review queue",
+  description: "The workspace's artifacts, newest first, optionally of one status.",
+  tags: ["Review"],
+  auth: { kind: "admin" },
+  request: { params: WorkspaceIdParamsSchema, query: ReviewQueueQuerySchema },
+  responses: {
+    200: { description: "The artifacts.", schema: ReviewQueueSchema },
+    404: { description: "No such workspace.", schema: ErrorSchema },
+  },
+  handle: async () => notImplemented("GET /admin/v1/workspaces/{id}/artifacts"),
+});
+
+export const validateArtifactRoute = defineRoute({
+  method: "post",
+  path: "/admin/v1/artifacts/{id}/validate",
+  operationId: "adminValidateArtifact",
+  summary: "Validate a draft",
+  tags: ["Review"],
+  auth: { kind: "admin" },
+  request: { params: AdminArtifactIdParamsSchema, body: ValidateArtifactRequestSchema },
+  responses: {
+    200: { description: "Validated.", schema: ReviewResultSchema },
+    404: { description: "No such artifact.", schema: ErrorSchema },
+    409: { description: "The artifact is not a draft.", schema: ErrorSchema },
+  },
+  handle: async () => notImplemented("POST /admin/v1/artifacts/{id}/validate"),
+});
+
+export const disputeArtifactRoute = defineRoute({
+  method: "post",
+  path: "/admin/v1/artifacts/{id}/dispute",
+  operationId: "adminDisputeArtifact",
+  summary: "Dispute a draft, with a reason",
+  tags: ["Review"],
+  auth: { kind: "admin" },
+  request: { params: AdminArtifactIdParamsSchema, body: DisputeArtifactRequestSchema },
+  responses: {
+    200: { description: "Disputed.", schema: ReviewResultSchema },
+    404: { description: "No such artifact.", schema: ErrorSchema },
+    409: { description: "The artifact is not a draft.", schema: ErrorSchema },
+  },
+  handle: async () => notImplemented("POST /admin/v1/artifacts/{id}/dispute"),
+});

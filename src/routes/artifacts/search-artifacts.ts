@@ -1,0 +1,16 @@
+import { SearchArtifactsQuerySchema, SearchArtifactsResponseSchema } from "../../contracts/artifacts";
+import { notImplemented } from "../../http/not-implemented";
+import { defineRoute } from "../../http/route";
+
+export const searchArtifactsRoute = defineRoute({
+  method: "get",
+  path: "/api/v1/artifacts",
+  operationId: "searchArtifacts",
+  summary: "Search validated artifacts",
+  description: "Semantic search over the validated artifacts of the key's workspace, ranked by relevance.",
+  tags: ["Artifacts"],
+  auth: { kind: "apiKey", scope: "artifacts:read" },
+  request: { query: SearchArtifactsQuerySchema },
+  responses: { 200: { description: "Ranked results.", schema: SearchArtifactsResponseSchema } },
+  handle: async () => notImplemented("GET /api/v1/artifacts"),
+});

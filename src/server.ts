@@ -1,0 +1,78 @@
+import "dotenv/config";
+import type { AddressInfo } from "node:net";
+import { startupBanner } from "./bootstrap/banner";
+import { setUpFirstRun } from "./bootstrap/first-run";
+import { clearRunningServer, loadOrCreateLocalAdminToken, writeRunningServer } from "./bootstrap/local-files";
+import { buildApp } from "./app";
+import { ConfigError, loadConfig } from "./config";
+import { DataDirLockedError } from "./db/embedded-database";
+import { openDatabase } from "./db/open-database";
+import { systemClock } from "./lib/clock";
+import { createLogger } from "./lib/logger";
+import { createServices } from "./services";
+
+const SHUTDOWN_GRACE_MS = 9_000;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config);
+  const embedded = database.kind === "embedded";
+  const services = createServices({ database, clock: systemClock, logger });
+
+  // First-run conveniences belong to a developer's embedded database, never to a managed one.
+  const firstRun = embedded ? await setUpFirstRun(services) : undefined;
+  const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
+
+  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl });
+  const server = app.listen(config.port);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port });
+  logger.info({ port, database: database.kind }, "listening");
+  console.log(
+    startupBanner({
+      baseUrl: config.publicBaseUrl ?? `http://localhost:${port}`,
+      database: embedded ? `embedded Postgres in ${config.dataDir}` : "PostgreSQL at DATABASE_URL",
+      adminToken,
+      adminTokenGenerated: adminToken !== undefined && config.adminToken === undefined,
+      firstRun,
+    }),
+  );
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      try {
+        if (embedded) clearRunningServer(config.dataDir);
+        await database.close();
+        logger.info("stopped");
+        process.exit(0);
+      } catch (error) {
+        logger.error({ err: error }, "error while closing the database");
+        process.exit(1);
+      }
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error("Failed to start:", error);
+  }
+  process.exit(1);
+});

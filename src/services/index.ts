@@ -1,0 +1,27 @@
+import type { Database } from "../db/database";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import { createApiKeyRepository } from "../repositories/api-key.repository";
+import { createWorkspaceRepository } from "../repositories/workspace.repository";
+import { createApiKeyService } from "./api-key.service";
+import { createWorkspaceService } from "./workspace.service";
+
+export interface ServiceDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Wires repositories into services; the one place that knows the whole graph. */
+export function createServices({ database, clock, logger }: ServiceDeps) {
+  const db = database.prisma;
+  const workspaces = createWorkspaceRepository(db);
+  const apiKeys = createApiKeyRepository(db);
+  return {
+    database,
+    workspaces: createWorkspaceService({ workspaces }),
+    apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+// The real entry point in its own process: what `npm run dev` and a dyno run.
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [TSX, "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: "", DATABASE_URL: "", ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 25_000);
+    const check = () => {
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output, baseUrl: match[1]! });
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`server exited with ${code}`), { output }));
+    });
+  });
+}
+
+function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [TSX, "src/cli/admin.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, ADMIN_TOKEN: "", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, ms: Date.now() - started })));
+}
+
+describe("the server process on an embedded database", () => {
+  let dataDir: string;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-server-"));
+    server = await startServer(dataDir);
+  }, 40_000);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      server.child.kill("SIGKILL");
+      await exitOf(server.child);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("prints a working full-access key for the Demo workspace on first run", async () => {
+    const key = /API_KEY=(wsi_[0-9A-Za-z]+)/.exec(server!.output())?.[1];
+    expect(key).toBeDefined();
+    const res = await fetch(`${server!.baseUrl}/api/v1/skills`, { headers: { authorization: `Bearer ${key}` } });
+    expect([401, 403]).not.toContain(res.status);
+    expect(server!.output()).toContain('created workspace "Demo"');
+  });
+
+  it("prints the admin token it generated, and the admin API accepts it", async () => {
+    const token = /ADMIN_TOKEN=(adm_[0-9A-Za-z]+)/.exec(server!.output())?.[1];
+    expect(token).toBeDefined();
+    const res = await fetch(`${server!.baseUrl}/admin/v1/workspaces`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "From test" }),
+    });
+    expect(res.status).toBe(201);
+  });
+
+  it("tells a newcomer the next curl to run", () => {
+    expect(server!.output()).toMatch(/curl -s -H "Authorization: Bearer wsi_[0-9A-Za-z]+" http:\/\/localhost:\d+\/api\/v1\/briefing/);
+  });
+
+  it("answers /healthz", async () => {
+    const res = await fetch(`${server!.baseUrl}/healthz`);
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a second server on the same data dir with a clear message", async () => {
+    await expect(startServer(dataDir)).rejects.toMatchObject({
+      output: expect.stringContaining("is in use by another process"),
+    });
+  }, 30_000);
+
+  it("lets npm run admin work while the server owns the data dir, through the server", async () => {
+    const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Via CLI"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via CLI", id: expect.stringMatching(/^ws_/) });
+    expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
+  }, 30_000);
+
+  it("stops on SIGTERM within 10 seconds with exit code 0", async () => {
+    const exited = exitOf(server!.child);
+    server!.child.kill("SIGTERM");
+    const { code, ms } = await exited;
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(10_000);
+  }, 15_000);
+
+  it("lets npm run admin open the database itself when no server runs", async () => {
+    const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Direct"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: "Direct" });
+  }, 30_000);
+
+  it("makes npm run admin exit 1 with the error body for a bad request", async () => {
+    const result = await runAdminCli(dataDir, ["key:create", "--workspace", "ws_missing", "--name", "k"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ error: "Workspace ws_missing not found", code: "not_found" });
+  }, 30_000);
+
+  it("does not create another key when started again on the same data", async () => {
+    const again = await startServer(dataDir);
+    try {
+      expect(again.output()).not.toContain("API_KEY=");
+      expect(again.output()).toContain("ADMIN_TOKEN=");
+    } finally {
+      const exited = exitOf(again.child);
+      again.child.kill("SIGTERM");
+      await exited;
+    }
+  }, 40_000);
+});

@@ -7,6 +7,7 @@ import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
+import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config);
   const embedded = database.kind === "embedded";
-  const services = createServices({ database, clock: systemClock, logger });
+  const embeddings = createEmbeddingsProvider(config.embeddings);
+  const services = createServices({ database, clock: systemClock, logger, embeddings });
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       clearTimeout(force);
       try {
         if (embedded) clearRunningServer(config.dataDir);
+        await embeddings.close();
         await database.close();
         logger.info("stopped");
         process.exit(0);

@@ -5,6 +5,7 @@ import { readLocalAdminToken, readRunningServer } from "../bootstrap/local-files
 import type { Config } from "../config";
 import { isDataDirLocked } from "../db/embedded-database";
 import { openDatabase } from "../db/open-database";
+import { createEmbeddingsProvider } from "../embeddings/create-embeddings";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { randomBase62 } from "../lib/ids";
@@ -37,7 +38,8 @@ export async function connectAdmin(config: Config): Promise<AdminConnection> {
   const database = await openDatabase(config);
   const logger = createLogger("silent");
   const token = `adm_${randomBase62(40)}`;
-  const app = buildApp({ services: createServices({ database, clock: systemClock, logger }), logger, adminToken: token });
+  const embeddings = createEmbeddingsProvider(config.embeddings);
+  const app = buildApp({ services: createServices({ database, clock: systemClock, logger, embeddings }), logger, adminToken: token });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });
@@ -48,6 +50,7 @@ export async function connectAdmin(config: Config): Promise<AdminConnection> {
     via: database.kind === "embedded" ? `embedded database in ${config.dataDir}` : "DATABASE_URL",
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await embeddings.close();
       await database.close();
     },
   };

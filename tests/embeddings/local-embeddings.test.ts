@@ -1,0 +1,51 @@
+import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
+
+let embeddings: LocalEmbeddings;
+beforeAll(() => {
+  embeddings = new LocalEmbeddings();
+});
+afterAll(() => embeddings.close());
+
+const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
+describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
+  it("returns one 512-dimensional unit vector per text, in order", async () => {
+    const vectors = await embeddings.embed(["first", "second", "third"]);
+    expect(vectors).toHaveLength(3);
+    for (const vector of vectors) {
+      expect(vector).toHaveLength(512);
+      expect(Math.hypot(...vector)).toBeCloseTo(1, 4);
+    }
+  });
+
+  it("is deterministic", async () => {
+    const [a] = await embeddings.embed(["Net revenue retention fell in Q3"]);
+    const [b] = await embeddings.embed(["Net revenue retention fell in Q3"]);
+    expect(a).toEqual(b);
+  });
+
+  it("puts a paraphrase nearer than an unrelated sentence", async () => {
+    const [text, paraphrase, unrelated] = await embeddings.embed([
+      "Monthly churn rose among enterprise customers",
+      "More large business clients are cancelling each month",
+      "The office coffee machine is broken",
+    ]);
+    expect(cosine(text!, paraphrase!)).toBeGreaterThan(cosine(text!, unrelated!) + 0.1);
+  });
+
+  it("embeds off the event loop: timers keep firing while a batch is embedded", async () => {
+    const texts = Array.from({ length: 64 }, (_, i) => `sentence number ${i} about quarterly revenue by region`);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const started = Date.now();
+    await embeddings.embed(texts);
+    clearInterval(timer);
+    const elapsed = Date.now() - started;
+    // A blocked loop would fire (almost) no ticks during the batch.
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 5 / 3));
+  });
+
+  it("names its model", () => {
+    expect(embeddings.model).toBe("local/universal-sentence-encoder-en/512");
+  });
+});

@@ -1,0 +1,58 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface EmbeddingsRequest {
+  model: string;
+  input: string[];
+  dimensions?: number;
+}
+
+/**
+ * A small OpenAI-compatible embeddings server on loopback: deterministic vectors derived from the
+ * text, every request recorded, and failures to order (status codes, or no answer at all).
+ */
+export async function startOpenAiCompatibleServer() {
+  const requests: EmbeddingsRequest[] = [];
+  const failures: Array<number | "hang"> = [];
+  const server: Server = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req)) as EmbeddingsRequest;
+    requests.push(body);
+    const failure = failures.shift();
+    if (failure === "hang") return;
+    if (failure !== undefined) {
+      res.writeHead(failure, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "induced" } }));
+      return;
+    }
+    const dimensions = body.dimensions ?? 1536;
+    const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vectorFor(text, dimensions) }));
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({ object: "list", data: data.reverse(), model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    failNext: (...outcomes: Array<number | "hang">) => failures.push(...outcomes),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function vectorFor(text: string, dimensions: number): number[] {
+  const vector = Array.from({ length: dimensions }, (_, i) => Math.sin((text.length + 1) * (i + 1)));
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = "";
+    req.on("data", (chunk) => (body += String(chunk)));
+    req.on("end", () => resolve(body));
+  });
+}

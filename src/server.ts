@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;
   const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
 
+  services.indexer.start();
   const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
       clearTimeout(force);
       try {
         if (embedded) clearRunningServer(config.dataDir);
+        await services.indexer.stop();
         await embeddings.close();
         await database.close();
         logger.info("stopped");

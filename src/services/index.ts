@@ -6,6 +6,7 @@ import { createApiKeyRepository } from "../repositories/api-key.repository";
 import { createWorkspaceRepository } from "../repositories/workspace.repository";
 import { createApiKeyService } from "./api-key.service";
 import { createWorkspaceService } from "./workspace.service";
+import { EmbeddingIndexer } from "../search/embedding-indexer";
 
 export interface ServiceDeps {
   database: Database;
@@ -22,6 +23,7 @@ export function createServices({ database, clock, logger, embeddings }: ServiceD
   return {
     database,
     embeddings,
+    indexer: new EmbeddingIndexer(db, embeddings, logger),
     workspaces: createWorkspaceService({ workspaces }),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
   };

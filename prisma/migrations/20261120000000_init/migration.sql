@@ -78,10 +78,6 @@ CREATE TABLE "artifact_embeddings" (
     "searchable" BOOLEAN NOT NULL DEFAULT false,
     "model" TEXT,
     "embedding" vector(512),
-    "attempts" INTEGER NOT NULL DEFAULT 0,
-    "next_attempt_at" TIMESTAMPTZ(3),
-    "last_error" TEXT,
-    "embedded_at" TIMESTAMPTZ(3),
     CONSTRAINT "artifact_embeddings_pkey" PRIMARY KEY ("artifact_id")
 );
 

@@ -9,8 +9,8 @@ export interface UnstorableInput {
 
 /**
  * Finds the first value Postgres could not store losslessly: text with a NUL character (rejected
- * in text and jsonb) or with a lone UTF-16 surrogate (silently replaced when encoded to UTF-8), and
- * nesting deeper than MAX_JSON_DEPTH. Walks iteratively so hostile depth cannot overflow the stack.
+ * in text and jsonb) or with a lone UTF-16 surrogate (silently replaced when encoded to UTF-8), a
+ * number beyond double range, and nesting deeper than MAX_JSON_DEPTH. Walks iteratively so hostile depth cannot overflow the stack.
  */
 export function findUnstorableInput(root: unknown, prefix?: string): UnstorableInput | undefined {
   const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
@@ -36,6 +36,8 @@ export function findUnstorableInput(root: unknown, prefix?: string): UnstorableI
 }
 
 function describeUnstorableText(value: unknown): string | undefined {
+  // JSON.parse turns 1e400 into Infinity, which JSON.stringify would store as null.
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : "is a number too large to store";
   if (typeof value !== "string") return undefined;
   if (value.includes("\u0000")) return "contains a NUL character (\\u0000), which cannot be stored";
   if (!value.isWellFormed()) return "contains a lone UTF-16 surrogate, which is not valid Unicode";

@@ -3,10 +3,15 @@ import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { createApiKeyRepository } from "../repositories/api-key.repository";
+import { createArtifactRepository } from "../repositories/artifact.repository";
+import { createArtifactSearchRepository } from "../repositories/artifact-search.repository";
+import { createIdempotencyRepository } from "../repositories/idempotency.repository";
 import { createWorkspaceRepository } from "../repositories/workspace.repository";
-import { createApiKeyService } from "./api-key.service";
-import { createWorkspaceService } from "./workspace.service";
 import { EmbeddingIndexer } from "../search/embedding-indexer";
+import { createApiKeyService } from "./api-key.service";
+import { createArtifactService } from "./artifact.service";
+import { createReviewService } from "./review.service";
+import { createWorkspaceService } from "./workspace.service";
 
 export interface ServiceDeps {
   database: Database;
@@ -20,12 +25,31 @@ export function createServices({ database, clock, logger, embeddings }: ServiceD
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
+  const artifacts = createArtifactRepository(db);
+  const indexer = new EmbeddingIndexer(db, embeddings, logger);
   return {
     database,
     embeddings,
-    indexer: new EmbeddingIndexer(db, embeddings, logger),
+    indexer,
     workspaces: createWorkspaceService({ workspaces }),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
+    artifacts: createArtifactService({
+      artifacts,
+      search: createArtifactSearchRepository(db),
+      idempotency: createIdempotencyRepository(db),
+      inTransaction: (fn) =>
+        db.$transaction((tx) => fn({ artifacts: createArtifactRepository(tx), idempotency: createIdempotencyRepository(tx) })),
+      embeddings,
+      wakeIndexer: () => indexer.wake(),
+      clock,
+      logger,
+    }),
+    review: createReviewService({
+      artifacts,
+      workspaces,
+      inTransaction: (fn) => db.$transaction((tx) => fn(createArtifactRepository(tx))),
+      clock,
+    }),
   };
 }
 

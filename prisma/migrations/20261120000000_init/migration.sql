@@ -52,7 +52,7 @@ CREATE TABLE "artifacts" (
     "why" TEXT NOT NULL,
     "confidence" DOUBLE PRECISION NOT NULL,
     "confidence_explanation" TEXT NOT NULL,
-    "content" JSONB,
+    "content" JSON,
     "recommendation" TEXT,
     "key_findings" JSONB,
     "recommendations" JSONB,

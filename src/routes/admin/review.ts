@@ -8,8 +8,8 @@ import {
   ValidateArtifactRequestSchema,
   WorkspaceIdParamsSchema,
 } from "../../contracts/admin";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
+import { toReviewQueueItem } from "../artifacts/to-wire";
 
 export const listReviewQueueRoute = defineRoute({
   method: "get",
@@ -24,7 +24,10 @@ export const listReviewQueueRoute = defineRoute({
     200: { description: "The artifacts.", schema: ReviewQueueSchema },
     404: { description: "No such workspace.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("GET /admin/v1/workspaces/{id}/artifacts"),
+  handle: async ({ params, query }, { services }) => ({
+    status: 200,
+    body: { items: (await services.review.queue(params.id, query.status)).map(toReviewQueueItem) },
+  }),
 });
 
 export const validateArtifactRoute = defineRoute({
@@ -40,7 +43,10 @@ export const validateArtifactRoute = defineRoute({
     404: { description: "No such artifact.", schema: ErrorSchema },
     409: { description: "The artifact is not a draft.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("POST /admin/v1/artifacts/{id}/validate"),
+  handle: async ({ params, body }, { services }) => ({
+    status: 200,
+    body: await services.review.validate(params.id, body.by),
+  }),
 });
 
 export const disputeArtifactRoute = defineRoute({
@@ -56,5 +62,8 @@ export const disputeArtifactRoute = defineRoute({
     404: { description: "No such artifact.", schema: ErrorSchema },
     409: { description: "The artifact is not a draft.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("POST /admin/v1/artifacts/{id}/dispute"),
+  handle: async ({ params, body }, { services }) => ({
+    status: 200,
+    body: await services.review.dispute(params.id, body.by, body.reason),
+  }),
 });

@@ -1,7 +1,7 @@
 import { ArtifactDetailSchema, ArtifactIdParamsSchema } from "../../contracts/artifacts";
 import { ErrorSchema } from "../../contracts/common";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
+import { toArtifactDetail } from "./to-wire";
 
 export const getArtifactRoute = defineRoute({
   method: "get",
@@ -16,5 +16,8 @@ export const getArtifactRoute = defineRoute({
     200: { description: "The artifact.", schema: ArtifactDetailSchema },
     404: { description: "No validated artifact with this id in the key's workspace.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("GET /api/v1/artifacts/{id}"),
+  handle: async ({ params }, { principal, services }) => ({
+    status: 200,
+    body: toArtifactDetail(await services.artifacts.getValidated(principal, params.id)),
+  }),
 });

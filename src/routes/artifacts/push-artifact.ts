@@ -4,7 +4,6 @@ import {
   IdempotencyHeadersSchema,
 } from "../../contracts/artifacts";
 import { ErrorSchema } from "../../contracts/common";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const pushArtifactRoute = defineRoute({
@@ -18,8 +17,21 @@ export const pushArtifactRoute = defineRoute({
   auth: { kind: "apiKey", scope: "artifacts:write" },
   request: { body: CreateArtifactRequestSchema, headers: IdempotencyHeadersSchema },
   responses: {
-    201: { description: "The draft was created.", schema: CreateArtifactResponseSchema },
+    201: {
+      description: "The draft was created; or, for a repeated Idempotency-Key with the same body, the first answer again.",
+      schema: CreateArtifactResponseSchema,
+      headers: {
+        "Idempotent-Replayed": { description: "`true` when this answer repeats an earlier one.", schema: { type: "string" } },
+      },
+    },
     422: { description: "The Idempotency-Key was used before with a different body.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("POST /api/v1/artifacts"),
+  handle: async ({ body, headers }, { principal, services }) => {
+    const result = await services.artifacts.push(principal, body, headers["idempotency-key"]);
+    return {
+      status: 201,
+      body: { artifactId: result.artifactId, status: "draft" },
+      headers: result.replayed ? { "Idempotent-Replayed": "true" } : undefined,
+    };
+  },
 });

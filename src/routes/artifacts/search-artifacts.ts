@@ -1,6 +1,6 @@
 import { SearchArtifactsQuerySchema, SearchArtifactsResponseSchema } from "../../contracts/artifacts";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
+import { toArtifactSummary } from "./to-wire";
 
 export const searchArtifactsRoute = defineRoute({
   method: "get",
@@ -12,5 +12,8 @@ export const searchArtifactsRoute = defineRoute({
   auth: { kind: "apiKey", scope: "artifacts:read" },
   request: { query: SearchArtifactsQuerySchema },
   responses: { 200: { description: "Ranked results.", schema: SearchArtifactsResponseSchema } },
-  handle: async () => notImplemented("GET /api/v1/artifacts"),
+  handle: async ({ query }, { principal, services }) => ({
+    status: 200,
+    body: { results: (await services.artifacts.search(principal, query.query, query.limit)).map(toArtifactSummary) },
+  }),
 });

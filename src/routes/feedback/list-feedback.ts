@@ -1,6 +1,6 @@
 import { FeedbackQuerySchema, FeedbackResponseSchema } from "../../contracts/feedback";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
+import { toFeedbackItem } from "../artifacts/to-wire";
 
 export const listFeedbackRoute = defineRoute({
   method: "get",
@@ -13,5 +13,8 @@ export const listFeedbackRoute = defineRoute({
   auth: { kind: "apiKey", scope: "artifacts:read" },
   request: { query: FeedbackQuerySchema },
   responses: { 200: { description: "One page of outcomes.", schema: FeedbackResponseSchema } },
-  handle: async () => notImplemented("GET /api/v1/feedback"),
+  handle: async ({ query }, { principal, services }) => {
+    const page = await services.artifacts.feedback(principal, query);
+    return { status: 200, body: { items: page.items.map(toFeedbackItem), nextCursor: page.nextCursor } };
+  },
 });

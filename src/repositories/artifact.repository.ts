@@ -1,0 +1,174 @@
+import type { DbTx } from "../db/database";
+import { Prisma, type ArtifactStatus, type ArtifactTrigger } from "../generated/prisma/client";
+import { newId, newSortableId } from "../lib/ids";
+
+export interface NewArtifact {
+  trigger: ArtifactTrigger;
+  status: ArtifactStatus;
+  summary: string;
+  why: string;
+  confidence: number;
+  confidenceExplanation: string;
+  content?: unknown;
+  recommendation?: string | null;
+  keyFindings?: string[] | null;
+  recommendations?: unknown[] | null;
+  sourceSystem?: string | null;
+  dataSources?: unknown[] | null;
+  codeExecuted?: unknown[] | null;
+  createdByKeyId: string | null;
+  createdBy: string;
+  validatedAt?: Date | null;
+  validatedBy?: string | null;
+  disputedAt?: Date | null;
+  disputedBy?: string | null;
+  disputeReason?: string | null;
+  previousArtifactId?: string | null;
+  createdAt: Date;
+}
+
+export const ARTIFACT_FIELDS = {
+  id: true,
+  status: true,
+  trigger: true,
+  summary: true,
+  why: true,
+  confidence: true,
+  confidenceExplanation: true,
+  content: true,
+  recommendation: true,
+  keyFindings: true,
+  recommendations: true,
+  sourceSystem: true,
+  dataSources: true,
+  codeExecuted: true,
+  createdBy: true,
+  validatedAt: true,
+  validatedBy: true,
+  disputeReason: true,
+  previousArtifactId: true,
+  createdAt: true,
+} as const satisfies Prisma.ArtifactSelect;
+
+export type ArtifactRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_FIELDS }>;
+
+export interface FeedbackPosition {
+  createdAt: Date;
+  id: string;
+}
+
+/** Absent and null both become SQL NULL; anything else is stored as given. */
+const jsonOrNull = (value: unknown) =>
+  value === undefined || value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+
+export function createArtifactRepository(db: DbTx) {
+  return {
+    /**
+     * Writes the artifact with its memory-bank entry and its (pending) vector row. The memory is
+     * active, and the vector searchable, only while the artifact is validated.
+     */
+    async insert(workspaceId: string, artifact: NewArtifact): Promise<string> {
+      const id = newSortableId("art", artifact.createdAt);
+      const validated = artifact.status === "validated";
+      const { content, keyFindings, recommendations, dataSources, codeExecuted, ...scalars } = artifact;
+      await db.artifact.create({
+        data: {
+          ...scalars,
+          id,
+          workspace: { connect: { id: workspaceId } },
+          createdByKeyId: undefined,
+          createdByKey: artifact.createdByKeyId ? { connect: { id: artifact.createdByKeyId } } : undefined,
+          content: jsonOrNull(content),
+          keyFindings: jsonOrNull(keyFindings),
+          recommendations: jsonOrNull(recommendations),
+          dataSources: jsonOrNull(dataSources),
+          codeExecuted: jsonOrNull(codeExecuted),
+          embedding: { create: { workspaceId, searchable: validated } },
+          memory: {
+            create: {
+              id: newId("mem"),
+              workspace: { connect: { id: workspaceId } },
+              type: "finding",
+              statement: artifact.summary,
+              active: validated,
+              createdAt: artifact.createdAt,
+            },
+          },
+        },
+        select: { id: true },
+      });
+      return id;
+    },
+
+    findValidated(workspaceId: string, artifactId: string): Promise<ArtifactRecord | null> {
+      return db.artifact.findFirst({
+        where: { id: artifactId, workspaceId, status: "validated" },
+        select: ARTIFACT_FIELDS,
+      });
+    },
+
+    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactRecord[]> {
+      return db.artifact.findMany({
+        where: { id: { in: artifactIds }, workspaceId, status: "validated" },
+        select: ARTIFACT_FIELDS,
+      });
+    },
+
+    /** One page of externally pushed artifacts, newest first, strictly after `after` (keyset). */
+    feedbackPage(
+      workspaceId: string,
+      options: { pushedByKeyId?: string; status?: ArtifactStatus; after?: FeedbackPosition; take: number },
+    ): Promise<ArtifactRecord[]> {
+      const { after } = options;
+      return db.artifact.findMany({
+        where: {
+          workspaceId,
+          trigger: "external",
+          ...(options.pushedByKeyId ? { createdByKeyId: options.pushedByKeyId } : {}),
+          ...(options.status ? { status: options.status } : {}),
+          ...(after
+            ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+            : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: options.take,
+        select: ARTIFACT_FIELDS,
+      });
+    },
+
+    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactRecord[]> {
+      return db.artifact.findMany({
+        where: { workspaceId, ...(status ? { status } : {}) },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        select: ARTIFACT_FIELDS,
+      });
+    },
+
+    findStatus(artifactId: string): Promise<{ workspaceId: string; status: ArtifactStatus } | null> {
+      return db.artifact.findUnique({ where: { id: artifactId }, select: { workspaceId: true, status: true } });
+    },
+
+    /**
+     * Moves a draft to validated or disputed, with its memory and searchability, if it still is a
+     * draft. Returns false when it was not (a concurrent reviewer, or no longer a draft).
+     */
+    async review(
+      artifactId: string,
+      outcome: { status: "validated"; by: string; at: Date } | { status: "disputed"; by: string; reason: string; at: Date },
+    ): Promise<boolean> {
+      const validated = outcome.status === "validated";
+      const moved = await db.artifact.updateMany({
+        where: { id: artifactId, status: "draft" },
+        data: validated
+          ? { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by }
+          : { status: "disputed", disputedAt: outcome.at, disputedBy: outcome.by, disputeReason: outcome.reason },
+      });
+      if (moved.count === 0) return false;
+      await db.memory.updateMany({ where: { artifactId }, data: { active: validated } });
+      await db.artifactEmbedding.updateMany({ where: { artifactId }, data: { searchable: validated } });
+      return true;
+    },
+  };
+}
+
+export type ArtifactRepository = ReturnType<typeof createArtifactRepository>;

@@ -1,0 +1,24 @@
+/** The detail response carries at most this many characters of content (UTF-16 code units). */
+export const CONTENT_LIMIT = 20_000;
+
+export interface ShownContent {
+  content?: unknown;
+  contentTruncated: boolean;
+}
+
+/**
+ * String content: its first 20,000 characters. Structured content: as stored while its JSON text
+ * fits, otherwise the first 20,000 characters of that text. A cut never splits a surrogate pair.
+ */
+export function showContent(content: unknown): ShownContent {
+  if (content === null || content === undefined) return { contentTruncated: false };
+  const text = typeof content === "string" ? content : JSON.stringify(content);
+  if (text.length <= CONTENT_LIMIT) return { content, contentTruncated: false };
+  return { content: cutAt(text, CONTENT_LIMIT), contentTruncated: true };
+}
+
+function cutAt(text: string, limit: number): string {
+  const last = text.charCodeAt(limit - 1);
+  const endsInsidePair = last >= 0xd800 && last <= 0xdbff;
+  return text.slice(0, endsInsidePair ? limit - 1 : limit);
+}

@@ -1,0 +1,141 @@
+import type { ApiKeyPrincipal } from "../auth/principal";
+import type { CreateArtifactRequest } from "../contracts/artifacts";
+import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { Prisma, type ArtifactStatus } from "../generated/prisma/client";
+import { ApiError, notFound } from "../http/api-error";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import type { ArtifactRecord, ArtifactRepository } from "../repositories/artifact.repository";
+import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
+import type { IdempotencyRepository } from "../repositories/idempotency.repository";
+import { rankCandidates } from "../search/hybrid-score";
+import { embedQuery } from "../search/query-embedding";
+import { decodeCursor, encodeCursor } from "./feedback-cursor";
+import { requestFingerprint } from "./request-fingerprint";
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface PushResult {
+  artifactId: string;
+  /** True when an earlier identical request under the same Idempotency-Key was answered instead. */
+  replayed: boolean;
+}
+
+export interface ArtifactServiceDeps {
+  artifacts: Pick<ArtifactRepository, "insert" | "findValidated" | "findValidatedByIds" | "feedbackPage">;
+  search: ArtifactSearchRepository;
+  idempotency: Pick<IdempotencyRepository, "find">;
+  /** Runs `fn` in one transaction with repositories bound to it. */
+  inTransaction<T>(fn: (repos: { artifacts: ArtifactRepository; idempotency: IdempotencyRepository }) => Promise<T>): Promise<T>;
+  embeddings: EmbeddingsProvider;
+  wakeIndexer(): void;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function createArtifactService(deps: ArtifactServiceDeps) {
+  const { artifacts, clock } = deps;
+
+  const draftFrom = (principal: ApiKeyPrincipal, request: CreateArtifactRequest) => {
+    // `trigger` is accepted and ignored: a push is always recorded as external.
+    const { trigger: _ignored, ...fields } = request;
+    return {
+      ...fields,
+      trigger: "external" as const,
+      status: "draft" as const,
+      createdByKeyId: principal.keyId,
+      createdBy: principal.keyName,
+      createdAt: clock.now(),
+    };
+  };
+
+  async function replayOrConflict(principal: ApiKeyPrincipal, idempotencyKey: string, fingerprint: string): Promise<PushResult | undefined> {
+    const since = new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS);
+    const earlier = await deps.idempotency.find(principal.keyId, idempotencyKey, since);
+    if (!earlier) return undefined;
+    if (earlier.requestHash !== fingerprint) {
+      throw new ApiError(
+        "unprocessable",
+        "Idempotency-Key was already used with a different request body; use a new key for a new artifact",
+      );
+    }
+    return { artifactId: (earlier.responseBody as { artifactId: string }).artifactId, replayed: true };
+  }
+
+  return {
+    /** Stores a draft and answers as soon as it is stored; its vector follows in the background. */
+    async push(principal: ApiKeyPrincipal, request: CreateArtifactRequest, idempotencyKey?: string): Promise<PushResult> {
+      const draft = draftFrom(principal, request);
+      if (idempotencyKey === undefined) {
+        const artifactId = await artifacts.insert(principal.workspaceId, draft);
+        deps.wakeIndexer();
+        return { artifactId, replayed: false };
+      }
+      const fingerprint = requestFingerprint(request);
+      const replay = await replayOrConflict(principal, idempotencyKey, fingerprint);
+      if (replay) return replay;
+      try {
+        const artifactId = await deps.inTransaction(async (tx) => {
+          const now = clock.now();
+          await tx.idempotency.deleteExpired(principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+          const id = await tx.artifacts.insert(principal.workspaceId, draft);
+          await tx.idempotency.insert(principal.workspaceId, {
+            apiKeyId: principal.keyId,
+            idempotencyKey,
+            requestHash: fingerprint,
+            responseStatus: 201,
+            responseBody: { artifactId: id, status: "draft" },
+            createdAt: now,
+          });
+          return id;
+        });
+        deps.wakeIndexer();
+        return { artifactId, replayed: false };
+      } catch (error) {
+        // A concurrent request with the same key won the race: answer as if we had come second.
+        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+          const raced = await replayOrConflict(principal, idempotencyKey, fingerprint);
+          if (raced) return raced;
+        }
+        throw error;
+      }
+    },
+
+    async search(principal: ApiKeyPrincipal, text: string, limit: number): Promise<Array<ArtifactRecord & { score: number }>> {
+      const query = await embedQuery(deps.embeddings, text, deps.logger);
+      const { candidates, queryLexemeCount } = await deps.search.candidates(principal.workspaceId, text, query);
+      const ranked = rankCandidates(candidates, queryLexemeCount, limit);
+      const records = new Map((await artifacts.findValidatedByIds(principal.workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
+      return ranked.flatMap((candidate) => {
+        const record = records.get(candidate.id);
+        return record ? [{ ...record, score: candidate.score }] : [];
+      });
+    },
+
+    /** A validated artifact of the key's workspace; the same 404 for unknown, draft, disputed and foreign ids. */
+    async getValidated(principal: ApiKeyPrincipal, artifactId: string): Promise<ArtifactRecord> {
+      const record = await artifacts.findValidated(principal.workspaceId, artifactId);
+      if (!record) throw notFound(`Artifact ${artifactId} not found`);
+      return record;
+    },
+
+    async feedback(
+      principal: ApiKeyPrincipal,
+      query: { cursor?: string; limit: number; status?: ArtifactStatus; audience: "mine" | "workspace" },
+    ): Promise<{ items: ArtifactRecord[]; nextCursor: string | null }> {
+      const scope = { keyId: principal.keyId, audience: query.audience, status: query.status };
+      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope);
+      const page = await artifacts.feedbackPage(principal.workspaceId, {
+        pushedByKeyId: query.audience === "mine" ? principal.keyId : undefined,
+        status: query.status,
+        after,
+        take: query.limit + 1,
+      });
+      const items = page.slice(0, query.limit);
+      const last = items[items.length - 1];
+      return { items, nextCursor: page.length > query.limit && last ? encodeCursor(scope, last) : null };
+    },
+  };
+}
+
+export type ArtifactService = ReturnType<typeof createArtifactService>;

@@ -1,0 +1,148 @@
+import request from "supertest";
+import { pushArtifact, validateArtifact, disputeArtifact } from "../support/artifacts";
+import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+let ws: WorkspaceWithKey;
+beforeAll(async () => {
+  t = await createTestApp();
+  ws = await createWorkspaceWithKey(t.services);
+});
+afterAll(() => t.close());
+
+const admin = () => adminAuth(t.adminToken);
+const memoryOf = (artifactId: string) => t.database.prisma.memory.findUniqueOrThrow({ where: { artifactId } });
+
+describe("POST /admin/v1/artifacts/{id}/validate", () => {
+  it("moves a draft to validated and answers 200 {artifactId, status}", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/validate`).set(admin()).send({ by: "ana@acme.test" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ artifactId: id, status: "validated" });
+    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: "validated", validatedBy: "ana@acme.test" });
+    expect(row.validatedAt).toBeInstanceOf(Date);
+  });
+
+  it.each(["validated", "disputed"])("answers 409 for an artifact that is already %s", async (state) => {
+    const id = await pushArtifact(t, ws.auth);
+    if (state === "validated") await validateArtifact(t, id);
+    else await disputeArtifact(t, id);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/validate`).set(admin()).send({ by: "bo" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(`Artifact ${id} is ${state}; only a draft can be validated or disputed`);
+  });
+
+  it("answers 404 for an unknown artifact", async () => {
+    const res = await request(t.app).post("/admin/v1/artifacts/art_missing/validate").set(admin()).send({ by: "bo" });
+    expect(res.status).toBe(404);
+  });
+
+  it("answers 400 without by", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/validate`).set(admin()).send({});
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("by: is required");
+  });
+
+  it("answers 401 without the admin token", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/validate`).send({ by: "bo" });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("POST /admin/v1/artifacts/{id}/dispute", () => {
+  it("moves a draft to disputed with its reason", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/dispute`).set(admin()).send({ by: "bo", reason: "Counts test accounts" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ artifactId: id, status: "disputed" });
+    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: "disputed", disputeReason: "Counts test accounts", disputedBy: "bo" });
+  });
+
+  it.each([
+    [{ by: "bo" }, "reason: is required"],
+    [{ by: "bo", reason: "" }, "reason: must not be empty"],
+    [{ reason: "x" }, "by: is required"],
+  ])("answers 400 for %p", async (body, message) => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/dispute`).set(admin()).send(body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(message);
+  });
+
+  it("answers 409 for a validated artifact", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    await validateArtifact(t, id);
+    const res = await request(t.app).post(`/admin/v1/artifacts/${id}/dispute`).set(admin()).send({ by: "bo", reason: "late" });
+    expect(res.status).toBe(409);
+  });
+
+  it("answers 404 for an unknown artifact", async () => {
+    const res = await request(t.app).post("/admin/v1/artifacts/art_missing/dispute").set(admin()).send({ by: "bo", reason: "x" });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("memory bank retention", () => {
+  it("retains each push as an inactive finding whose statement is the summary", async () => {
+    const id = await pushArtifact(t, ws.auth, { summary: "APAC revenue grew 12%" });
+    expect(await memoryOf(id)).toMatchObject({ workspaceId: ws.workspaceId, type: "finding", statement: "APAC revenue grew 12%", active: false });
+  });
+
+  it("activates the memory when the artifact is validated", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    await validateArtifact(t, id);
+    expect((await memoryOf(id)).active).toBe(true);
+  });
+
+  it("keeps the memory inactive when the artifact is disputed", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    await disputeArtifact(t, id);
+    expect((await memoryOf(id)).active).toBe(false);
+  });
+});
+
+describe("GET /admin/v1/workspaces/{id}/artifacts", () => {
+  it("lists the workspace's artifacts newest first", async () => {
+    const own = await createWorkspaceWithKey(t.services);
+    const first = await pushArtifact(t, own.auth, { summary: "first" });
+    const second = await pushArtifact(t, own.auth, { summary: "second" });
+    const res = await request(t.app).get(`/admin/v1/workspaces/${own.workspaceId}/artifacts`).set(admin());
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((item: { id: string }) => item.id)).toEqual([second, first]);
+    expect(res.body.items[0]).toEqual({
+      id: second,
+      status: "draft",
+      trigger: "external",
+      summary: "second",
+      why: expect.any(String),
+      confidence: 0.8,
+      createdBy: expect.any(String),
+      createdAt: expect.any(Number),
+    });
+  });
+
+  it("filters by status", async () => {
+    const own = await createWorkspaceWithKey(t.services);
+    const drafted = await pushArtifact(t, own.auth);
+    const validated = await pushArtifact(t, own.auth);
+    await validateArtifact(t, validated);
+    const res = await request(t.app).get(`/admin/v1/workspaces/${own.workspaceId}/artifacts?status=draft`).set(admin());
+    expect(res.body.items.map((item: { id: string }) => item.id)).toEqual([drafted]);
+  });
+
+  it("answers 400 for an unknown status", async () => {
+    const res = await request(t.app).get(`/admin/v1/workspaces/${ws.workspaceId}/artifacts?status=pending`).set(admin());
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("query parameter status: must be one of: draft, validated, disputed");
+  });
+
+  it("answers 404 for an unknown workspace", async () => {
+    const res = await request(t.app).get("/admin/v1/workspaces/ws_missing/artifacts").set(admin());
+    expect(res.status).toBe(404);
+  });
+});

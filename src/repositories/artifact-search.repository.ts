@@ -27,10 +27,12 @@ export function createArtifactSearchRepository(db: Db) {
       const nearest = query
         ? Prisma.sql`SELECT artifact_id AS id FROM artifact_embeddings
             WHERE workspace_id = ${workspaceId} AND searchable AND model = ${query.model}
-            ORDER BY embedding <=> ${vector}::vector LIMIT ${CANDIDATES_PER_SIDE}`
+            ORDER BY embedding <=> ${vector}::vector LIMIT ${CANDIDATES_PER_SIDE * 2}`
         : Prisma.sql`SELECT NULL::text AS id WHERE false`;
+      // An artifact is as similar as its nearer facet.
       const similarity = query
-        ? Prisma.sql`CASE WHEN e.model = ${query.model} THEN 1 - (e.embedding <=> ${vector}::vector) END`
+        ? Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector}::vector)) FROM artifact_embeddings e
+                      WHERE e.artifact_id = c.id AND e.model = ${query.model})`
         : Prisma.sql`NULL::float8`;
       return db.$transaction(async (tx) => {
         // pgvector 0.8: keep walking the HNSW graph until enough rows pass the workspace filter,
@@ -50,7 +52,6 @@ export function createArtifactSearchRepository(db: Db) {
                  cardinality(${lexemes}) AS "lexemeCount"
           FROM candidate c
           JOIN artifacts a ON a.id = c.id
-          JOIN artifact_embeddings e ON e.artifact_id = c.id
           WHERE a.workspace_id = ${workspaceId} AND a.status = 'validated'`;
         const lexemeCount = rows[0]?.lexemeCount ?? 0;
         return {

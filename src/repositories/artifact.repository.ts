@@ -83,7 +83,9 @@ export function createArtifactRepository(db: DbTx) {
           recommendations: jsonOrNull(recommendations),
           dataSources: jsonOrNull(dataSources),
           codeExecuted: jsonOrNull(codeExecuted),
-          embedding: { create: { workspaceId, searchable: validated } },
+          embeddings: {
+            create: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, workspaceId, searchable: validated })),
+          },
           memory: {
             create: {
               id: newId("mem"),

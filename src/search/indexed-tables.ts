@@ -34,18 +34,21 @@ function ownColumnTable(name: "memories" | "query_patterns" | "error_learnings",
 
 export const INDEXED_TABLES: IndexedTable[] = [
   {
-    // Artifact vectors live in the narrow artifact_embeddings table (see the schema for why).
+    // Artifact vectors live in the narrow artifact_embeddings table, one per facet (see the schema).
     name: "artifacts",
     pending: (model, limit, workspaceId) => Prisma.sql`
-      SELECT e.artifact_id AS id,
-             concat_ws(E'\n', a.summary, a.why, a.recommendation,
-                       (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(
-                          CASE WHEN jsonb_typeof(a.key_findings) = 'array' THEN a.key_findings ELSE '[]'::jsonb END) AS f)) AS text
+      SELECT e.id,
+             CASE e.facet
+               WHEN 'headline' THEN concat_ws(E'\n', a.summary,
+                 (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(
+                    CASE WHEN jsonb_typeof(a.key_findings) = 'array' THEN a.key_findings ELSE '[]'::jsonb END) AS f))
+               ELSE concat_ws(E'\n', a.summary, a.why, a.recommendation)
+             END AS text
       FROM artifact_embeddings e JOIN artifacts a ON a.id = e.artifact_id
       WHERE (e.embedding IS NULL OR e.model IS DISTINCT FROM ${model}) ${inWorkspace(Prisma.sql`e.workspace_id`, workspaceId)}
       ORDER BY a.created_at LIMIT ${limit}`,
     store: (id, vector, model) =>
-      Prisma.sql`UPDATE artifact_embeddings SET embedding = ${vector}::vector, model = ${model} WHERE artifact_id = ${id}`,
+      Prisma.sql`UPDATE artifact_embeddings SET embedding = ${vector}::vector, model = ${model} WHERE id = ${id}`,
     clear: (workspaceId) =>
       Prisma.sql`UPDATE artifact_embeddings SET embedding = NULL, model = NULL WHERE workspace_id = ${workspaceId}`,
   },

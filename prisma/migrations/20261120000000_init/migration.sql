@@ -12,6 +12,7 @@ CREATE TYPE "connector_type" AS ENUM ('postgres', 'mysql', 'sqlserver', 'clickho
 CREATE TYPE "data_source_status" AS ENUM ('connected', 'error', 'disconnected');
 CREATE TYPE "skill_source" AS ENUM ('uploaded', 'authored');
 CREATE TYPE "skill_file_kind" AS ENUM ('markdown', 'script', 'text', 'binary');
+CREATE TYPE "artifact_facet" AS ENUM ('headline', 'body');
 
 CREATE TABLE "organizations" (
     "id" TEXT NOT NULL,
@@ -73,12 +74,14 @@ CREATE TABLE "artifacts" (
 );
 
 CREATE TABLE "artifact_embeddings" (
+    "id" TEXT NOT NULL,
     "artifact_id" TEXT NOT NULL,
+    "facet" "artifact_facet" NOT NULL,
     "workspace_id" TEXT NOT NULL,
     "searchable" BOOLEAN NOT NULL DEFAULT false,
     "model" TEXT,
     "embedding" vector(512),
-    CONSTRAINT "artifact_embeddings_pkey" PRIMARY KEY ("artifact_id")
+    CONSTRAINT "artifact_embeddings_pkey" PRIMARY KEY ("id")
 );
 
 CREATE TABLE "idempotency_records" (
@@ -201,6 +204,7 @@ CREATE INDEX "api_keys_workspace_id_idx" ON "api_keys"("workspace_id");
 CREATE INDEX "artifacts_workspace_id_status_created_at_id_idx" ON "artifacts"("workspace_id", "status", "created_at" DESC, "id" DESC);
 CREATE INDEX "artifacts_workspace_id_trigger_created_at_id_idx" ON "artifacts"("workspace_id", "trigger", "created_at" DESC, "id" DESC);
 CREATE INDEX "artifacts_created_by_key_id_created_at_id_idx" ON "artifacts"("created_by_key_id", "created_at" DESC, "id" DESC);
+CREATE UNIQUE INDEX "artifact_embeddings_artifact_id_facet_key" ON "artifact_embeddings"("artifact_id", "facet");
 CREATE INDEX "artifact_embeddings_workspace_id_idx" ON "artifact_embeddings"("workspace_id");
 CREATE UNIQUE INDEX "idempotency_records_api_key_id_idempotency_key_key" ON "idempotency_records"("api_key_id", "idempotency_key");
 CREATE INDEX "idempotency_records_created_at_idx" ON "idempotency_records"("created_at");

@@ -17,8 +17,9 @@ Review
   artifacts --workspace ID [--status draft|validated|disputed]
   validate --artifact ID --by NAME
   dispute --artifact ID --by NAME --reason TEXT
-Import
+Import and search
   import --workspace ID --file FILE.json
+  reindex --workspace ID                      re-embeds after an embeddings model change
 
 Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
 Prints the JSON answer; exits 1 on an error answer.`;
@@ -71,6 +72,7 @@ const COMMANDS: Record<string, (options: Options) => Request> = {
     path: `/admin/v1/artifacts/${enc(required(o, "artifact"))}/dispute`,
     body: { by: required(o, "by"), reason: required(o, "reason") },
   }),
+  reindex: (o) => ({ method: "POST", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reindex` }),
   import: (o) => ({
     method: "POST",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,

@@ -84,3 +84,18 @@ export const DisputeArtifactRequestSchema = z
 export const ReviewResultSchema = z
   .object({ artifactId: z.string(), status: z.enum(["validated", "disputed"]) })
   .openapi("AdminReviewResult");
+
+const IndexCountsSchema = z.object({
+  artifacts: z.number().int().openapi({ description: "Artifact vectors (two per artifact: headline and body)." }),
+  memories: z.number().int(),
+  queryPatterns: z.number().int(),
+  errorLearnings: z.number().int(),
+});
+
+export const ReindexResultSchema = z
+  .object({
+    cleared: IndexCountsSchema.openapi({ description: "Vectors marked pending, by kind." }),
+    embedded: z.number().int().openapi({ description: "Vectors made again during this request." }),
+    pending: z.boolean().openapi({ description: "True when the provider failed: the rest is embedded in the background." }),
+  })
+  .openapi("AdminReindexResult");

@@ -47,12 +47,20 @@ export class EmbeddingIndexer {
     return total;
   }
 
-  /** Marks a workspace's vectors pending again and returns how many rows of each table were cleared. */
-  async clearWorkspace(workspaceId: string): Promise<IndexCounts> {
-    const counts = {} as IndexCounts;
-    for (const table of this.tables) counts[table.name] = await this.db.$executeRaw(table.clear(workspaceId));
-    this.wake();
-    return counts;
+  /**
+   * Marks a workspace's vectors pending and embeds them again now. When the provider fails
+   * part-way, the rest stays pending for the background loop.
+   */
+  async reindexWorkspace(workspaceId: string): Promise<{ cleared: IndexCounts; embedded: number; pending: boolean }> {
+    const cleared = {} as IndexCounts;
+    for (const table of this.tables) cleared[table.name] = await this.db.$executeRaw(table.clear(workspaceId));
+    try {
+      return { cleared, embedded: await this.runOnce(workspaceId), pending: false };
+    } catch (error) {
+      this.logger.warn({ err: error, workspaceId }, "reindex could not finish; the background indexer will");
+      this.wake();
+      return { cleared, embedded: 0, pending: true };
+    }
   }
 
   start(): void {

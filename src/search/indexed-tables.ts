@@ -5,7 +5,7 @@ import { Prisma } from "../generated/prisma/client";
  * made by another model), the text to embed for each, and where the vector goes.
  */
 export interface IndexedTable {
-  name: "artifacts" | "memories" | "query_patterns" | "error_learnings";
+  name: "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
   /** Up to `limit` pending rows as {id, text}, optionally of one workspace. */
   pending(model: string, limit: number, workspaceId?: string): Prisma.Sql;
   store(id: string, vectorLiteral: string, model: string): Prisma.Sql;
@@ -17,8 +17,12 @@ const inWorkspace = (column: Prisma.Sql, workspaceId?: string) =>
   workspaceId === undefined ? Prisma.empty : Prisma.sql`AND ${column} = ${workspaceId}`;
 
 /** A table that keeps its vector in `embedding` beside `embedding_model`. */
-function ownColumnTable(name: "memories" | "query_patterns" | "error_learnings", text: Prisma.Sql): IndexedTable {
-  const table = Prisma.raw(`"${name}"`);
+function ownColumnTable(
+  name: IndexedTable["name"],
+  tableName: "memories" | "query_patterns" | "error_learnings",
+  text: Prisma.Sql,
+): IndexedTable {
+  const table = Prisma.raw(`"${tableName}"`);
   return {
     name,
     pending: (model, limit, workspaceId) => Prisma.sql`
@@ -52,7 +56,7 @@ export const INDEXED_TABLES: IndexedTable[] = [
     clear: (workspaceId) =>
       Prisma.sql`UPDATE artifact_embeddings SET embedding = NULL, model = NULL WHERE workspace_id = ${workspaceId}`,
   },
-  ownColumnTable("memories", Prisma.sql`concat_ws(E'\n', statement, going_forward)`),
-  ownColumnTable("query_patterns", Prisma.sql`concat_ws(E'\n', question, result_summary)`),
-  ownColumnTable("error_learnings", Prisma.sql`concat_ws(E'\n', learning, error_message)`),
+  ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', statement, going_forward)`),
+  ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', question, result_summary)`),
+  ownColumnTable("errorLearnings", "error_learnings", Prisma.sql`concat_ws(E'\n', learning, error_message)`),
 ];

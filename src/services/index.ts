@@ -32,6 +32,7 @@ export function createServices({ database, clock, logger, embeddings }: ServiceD
     embeddings,
     indexer,
     workspaces: createWorkspaceService({ workspaces }),
+    reindex: (workspaceId: string) => indexer.reindexWorkspace(workspaceId),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
     artifacts: createArtifactService({
       artifacts,

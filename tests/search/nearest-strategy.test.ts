@@ -1,0 +1,44 @@
+import { createArtifactSearchRepository } from "../../src/repositories/artifact-search.repository";
+import { validatedArtifact } from "../support/artifacts";
+import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+let small: WorkspaceWithKey;
+let crowded: WorkspaceWithKey;
+let smallArtifact: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  small = await createWorkspaceWithKey(t.services);
+  crowded = await createWorkspaceWithKey(t.services);
+  smallArtifact = await validatedArtifact(t, small.auth, { summary: "Refund rate rose for mobile customers" });
+  // Another workspace full of artifacts nearer to the query than the small workspace's one.
+  for (let i = 0; i < 60; i++) await validatedArtifact(t, crowded.auth, { summary: `Quarterly revenue forecast for enterprise accounts ${i}` });
+  await t.services.indexer.runOnce();
+}, 60_000);
+afterAll(() => t.close());
+
+async function nearest(workspaceId: string, text: string, exactScanMaxVectors: number) {
+  const repository = createArtifactSearchRepository(t.database.prisma, { exactScanMaxVectors });
+  const [vector] = await t.services.embeddings.embed([text]);
+  return t.database.prisma.$transaction((tx) => repository.nearest(tx, workspaceId, { vector: vector!, model: t.services.embeddings.model }));
+}
+
+describe("nearest-neighbour strategies", () => {
+  it("scans exactly while a workspace has few vectors", async () => {
+    expect((await nearest(small.workspaceId, "revenue forecast", 2000)).strategy).toBe("exact");
+  });
+
+  it("uses HNSW above the threshold and still finds a workspace's artifacts when other workspaces' vectors are nearer", async () => {
+    const result = await nearest(small.workspaceId, "Quarterly revenue forecast for enterprise accounts", 0);
+    expect(result.strategy).toBe("hnsw");
+    expect(new Set(result.ids)).toEqual(new Set([smallArtifact]));
+  });
+
+  it("gives the same artifacts by either strategy", async () => {
+    const exact = await nearest(crowded.workspaceId, "enterprise revenue forecast", 2000);
+    const hnsw = await nearest(crowded.workspaceId, "enterprise revenue forecast", 0);
+    expect(new Set(hnsw.ids)).toEqual(new Set(exact.ids));
+  });
+});

@@ -66,17 +66,22 @@ export const CreateArtifactResponseSchema = z
   })
   .openapi("CreateArtifactResponse");
 
+/** The fields an artifact shows in both a search result and its detail. */
+const ArtifactShownFields = {
+  id: z.string(),
+  summary: z.string(),
+  why: z.string(),
+  recommendation: z.string().optional(),
+  confidence: z.number(),
+  keyFindings: z.array(z.string()).optional(),
+  dataSources: z.array(ArtifactDataSourceSchema),
+  createdAt: Timestamp,
+  validatedAt: Timestamp.optional(),
+};
+
 export const ArtifactSummarySchema = z
   .object({
-    id: z.string(),
-    summary: z.string(),
-    why: z.string(),
-    recommendation: z.string().optional(),
-    confidence: z.number(),
-    keyFindings: z.array(z.string()).optional(),
-    dataSources: z.array(ArtifactDataSourceSchema),
-    createdAt: Timestamp,
-    validatedAt: Timestamp.optional(),
+    ...ArtifactShownFields,
     score: z.number().min(0).max(1).openapi({ description: "Relevance to the query, 0 to 1, higher is better." }),
   })
   .openapi("ArtifactSummary");
@@ -87,15 +92,7 @@ export const SearchArtifactsResponseSchema = z
 
 export const ArtifactDetailSchema = z
   .object({
-    id: z.string(),
-    summary: z.string(),
-    why: z.string(),
-    recommendation: z.string().optional(),
-    confidence: z.number(),
-    keyFindings: z.array(z.string()).optional(),
-    dataSources: z.array(ArtifactDataSourceSchema),
-    createdAt: Timestamp,
-    validatedAt: Timestamp.optional(),
+    ...ArtifactShownFields,
     confidenceExplanation: z.string(),
     content: z.unknown().optional().openapi({
       description:

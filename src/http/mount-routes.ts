@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type Request, type Response, type Router } from "express";
 import type { Services } from "../services";
 import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
@@ -57,7 +57,7 @@ function authenticationFor(route: Route, options: MountOptions) {
 }
 
 function handlerFor(route: Route, services: Services) {
-  return async (req: Request, res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response) => {
     const input = validateInput(route, req);
     const ctx: RouteContext<typeof route.auth> = {
       principal: res.locals.principal,
@@ -74,6 +74,5 @@ function handlerFor(route: Route, services: Services) {
     if (result.headers) res.set(result.headers);
     if (body === undefined) res.status(result.status).end();
     else res.status(result.status).json(body);
-    void next;
   };
 }

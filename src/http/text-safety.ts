@@ -27,7 +27,7 @@ export function findUnstorableInput(root: unknown, prefix?: string): UnstorableI
       const [key, item] = entries[i]!;
       if (typeof key === "string") {
         const keyProblem = describeUnstorableText(key);
-        if (keyProblem) return { path: formatPath(prefix, path), problem: `has a key that ${keyProblem.replace(/^contains/, "contains")}` };
+        if (keyProblem) return { path: formatPath(prefix, path), problem: `has a key that ${keyProblem}` };
       }
       stack.push({ value: item, path: [...path, key] });
     }

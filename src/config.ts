@@ -25,6 +25,8 @@ const EnvSchema = z
     EMBEDDINGS_MODEL: optionalText,
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+    // S3 presigned URLs live at most 7 days.
+    DOWNLOAD_URL_TTL_SECONDS: z.preprocess(blankToUndefined, z.coerce.number().int().min(10).max(604_800).default(300)),
     FILE_STORAGE: z.preprocess(blankToUndefined, z.enum(["database", "s3"]).default("database")),
     S3_BUCKET: optionalText,
     S3_REGION: optionalText,
@@ -56,6 +58,8 @@ export interface Config {
   embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string };
   publicBaseUrl: string | undefined;
   signingSecret: string | undefined;
+  /** How long a skill file's download URL works. */
+  downloadUrlTtlSeconds: number;
   fileStorage:
     | { kind: "database" }
     | {
@@ -97,6 +101,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     signingSecret: env.SIGNING_SECRET,
+    downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
     fileStorage:
       env.FILE_STORAGE === "s3"
         ? {

@@ -13,7 +13,6 @@ describe("admin routes filled in by later work", () => {
     { method: "get", path: "/admin/v1/workspaces/ws_x/artifacts", body: undefined },
     { method: "post", path: "/admin/v1/artifacts/art_x/validate", body: { by: "ana" } },
     { method: "post", path: "/admin/v1/artifacts/art_x/dispute", body: { by: "ana", reason: "wrong" } },
-    { method: "post", path: "/admin/v1/workspaces/ws_x/import", body: {} },
   ] as const)("$method $path is routed behind the admin token and answers 501 {error}", async ({ method, path, body }) => {
     const unauthenticated = await request(t.app)[method](path).send(body);
     expect(unauthenticated.status).toBe(401);

@@ -11,10 +11,9 @@ import { z } from "./zod";
 // are upserted by name, memories and artifacts appended.
 
 /** Milliseconds since the epoch, as on the wire, or an ISO 8601 date-time, which humans write more easily. */
+const TIMESTAMP_PROBLEM = "must be milliseconds since the Unix epoch or an ISO 8601 date-time";
 export const ImportTimestampSchema = z
-  .union([Timestamp, z.iso.datetime({ offset: true })], {
-    error: "must be milliseconds since the Unix epoch or an ISO 8601 date-time",
-  })
+  .union([Timestamp, z.iso.datetime({ offset: true, error: TIMESTAMP_PROBLEM })], { error: TIMESTAMP_PROBLEM })
   .openapi({ description: "Milliseconds since the Unix epoch, or an ISO 8601 date-time. Omitted: the time of the import." });
 
 /** A canonical relative POSIX path: no leading slash, backslash, empty, `.` or `..` segment. */
@@ -22,6 +21,9 @@ export function isCanonicalRelativePath(path: string): boolean {
   if (path.includes("\\") || path.startsWith("/")) return false;
   return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
+
+/** A non-negative integer that fits the integer columns it is stored in. */
+const StoredInt = z.number().int().min(0).max(2_147_483_647);
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const TEXT_KINDS = new Set(["markdown", "script", "text"]);
@@ -47,7 +49,7 @@ export const ImportSkillSchema = z
   .object({
     name: NonEmptyString,
     description: z.string(),
-    version: z.number().int().min(1).default(1),
+    version: StoredInt.min(1).default(1),
     source: SkillItemSchema.shape.source,
     official: z.boolean().default(false),
     enabled: z.boolean().default(true),
@@ -61,7 +63,7 @@ export const ImportQueryPatternSchema = z.object({
   question: NonEmptyString,
   sql: NonEmptyString,
   resultSummary: z.string().optional(),
-  successCount: z.number().int().min(0),
+  successCount: StoredInt,
   lastUsedAt: ImportTimestampSchema.optional(),
 });
 

@@ -4,6 +4,9 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 const optionalUrl = z.preprocess(blankToUndefined, z.url().optional());
 
+/** The contract's "time-limited" download address of a skill file: five minutes unless configured. */
+export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
+
 const EnvSchema = z
   .object({
     PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -26,7 +29,10 @@ const EnvSchema = z
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
     // S3 presigned URLs live at most 7 days.
-    DOWNLOAD_URL_TTL_SECONDS: z.preprocess(blankToUndefined, z.coerce.number().int().min(10).max(604_800).default(300)),
+    DOWNLOAD_URL_TTL_SECONDS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(10).max(604_800).default(DEFAULT_DOWNLOAD_URL_TTL_SECONDS),
+    ),
     FILE_STORAGE: z.preprocess(blankToUndefined, z.enum(["database", "s3"]).default("database")),
     S3_BUCKET: optionalText,
     S3_REGION: optionalText,

@@ -23,8 +23,10 @@ export function createDataSourceService(deps: {
       const source = await deps.dataSources.findByName(workspaceId, name);
       if (!source) throw notFound(`No data source named "${name}" in this workspace`);
       const query = { text: question, vector: await embedQuery(deps.embeddings, question, deps.logger) };
-      const patterns = await deps.queryIntelligence.searchPatternCandidates(workspaceId, source.id, query);
-      const learnings = await deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query);
+      const [patterns, learnings] = await Promise.all([
+        deps.queryIntelligence.searchPatternCandidates(workspaceId, source.id, query),
+        deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
+      ]);
       return {
         patterns: rankRelevant(patterns, QUERY_INTELLIGENCE_LIMIT),
         errorLearnings: rankRelevant(learnings, QUERY_INTELLIGENCE_LIMIT),

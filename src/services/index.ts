@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import { DEFAULT_DOWNLOAD_URL_TTL_SECONDS, type Config } from "../config";
 import type { Database, DbTx } from "../db/database";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
@@ -29,7 +29,7 @@ export const DEFAULT_FILE_SETTINGS: FileSettings = {
   fileStorage: { kind: "database" },
   signingSecret: undefined,
   publicBaseUrl: undefined,
-  downloadUrlTtlSeconds: 300,
+  downloadUrlTtlSeconds: DEFAULT_DOWNLOAD_URL_TTL_SECONDS,
 };
 
 export interface ServiceDeps {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import request from "supertest";
 import { DEFAULT_FILE_SETTINGS } from "../../src/services";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
@@ -7,11 +8,25 @@ import { createTestApp, type TestApp } from "../support/test-app";
 let now = Date.parse("2025-10-01T12:00:00Z");
 const clock = { now: () => new Date(now) };
 let t: TestApp;
+/** The same app with every download setting changed: a short TTL, its own secret, a public base URL. */
+let configured: TestApp;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
+  configured = await createTestApp({
+    clock,
+    files: {
+      ...DEFAULT_FILE_SETTINGS,
+      downloadUrlTtlSeconds: 60,
+      signingSecret: "another-secret-of-at-least-32-characters",
+      publicBaseUrl: "https://intel.example.com/",
+    },
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await configured.close();
+});
 
 /** A fresh workspace with one skill holding `path`, and the download path the API hands out for it. */
 async function downloadPathOf(app: TestApp, path: string, bytes: Buffer = TINY_PNG): Promise<string> {
@@ -50,14 +65,11 @@ describe("GET /downloads/{token}", () => {
   });
 
   it("lives as long as DOWNLOAD_URL_TTL_SECONDS says", async () => {
-    const short = await createTestApp({ clock, files: { ...DEFAULT_FILE_SETTINGS, downloadUrlTtlSeconds: 60 } });
-    try {
-      const path = await downloadPathOf(short, "assets/curve.png");
-      now += 61_000;
-      expect((await request(short.app).get(path)).status).toBe(403);
-    } finally {
-      await short.close();
-    }
+    const path = await downloadPathOf(configured, "assets/curve.png");
+    now += 59_000;
+    expect((await request(configured.app).get(path)).status).toBe(200);
+    now += 2_000;
+    expect((await request(configured.app).get(path)).status).toBe(403);
   });
 
   it("answers 403 for a tampered link", async () => {
@@ -72,33 +84,28 @@ describe("GET /downloads/{token}", () => {
   });
 
   it("refuses a link signed with another secret", async () => {
-    const other = await createTestApp({ clock, files: { ...DEFAULT_FILE_SETTINGS, signingSecret: "another-secret-of-at-least-32-characters" } });
-    try {
-      const path = await downloadPathOf(other, "assets/curve.png");
-      expect((await request(other.app).get(path)).status).toBe(200);
-      expect((await request(t.app).get(path)).status).toBe(403);
-    } finally {
-      await other.close();
-    }
+    const path = await downloadPathOf(configured, "assets/curve.png");
+    expect((await request(configured.app).get(path)).status).toBe(200);
+    expect((await request(t.app).get(path)).status).toBe(403);
   });
 
   it("answers 404 when the file behind the link no longer exists", async () => {
-    const path = await downloadPathOf(t, "assets/gone.png", Buffer.from([9, 0, 9, 0]));
-    await t.database.prisma.storedBlob.deleteMany({});
+    const bytes = Buffer.from([9, 0, 9, 0]);
+    const path = await downloadPathOf(t, "assets/gone.png", bytes);
+    // Storage keys end with the digest of the bytes.
+    await t.database.prisma.storedBlob.deleteMany({ where: { key: { endsWith: createHash("sha256").update(bytes).digest("hex") } } });
     const res = await request(t.app).get(path);
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("The file behind this download link no longer exists");
   });
 
-  it("builds links on PUBLIC_BASE_URL when it is set", async () => {
-    const behindProxy = await createTestApp({ files: { ...DEFAULT_FILE_SETTINGS, publicBaseUrl: "https://intel.example.com/" } });
-    try {
-      const ws = await createWorkspaceWithKey(behindProxy.services);
-      await importContent(behindProxy.services, ws.workspaceId, { skills: [churnSkill()] });
-      const res = await request(behindProxy.app).get("/api/v1/skills/churn-analysis/files").query({ path: "assets/curve.png" }).set(ws.auth);
-      expect(res.body.url).toMatch(/^https:\/\/intel\.example\.com\/downloads\//);
-    } finally {
-      await behindProxy.close();
-    }
+  it("builds links on PUBLIC_BASE_URL when it is set, and on the request's host otherwise", async () => {
+    const links = async (app: TestApp) => {
+      const ws = await createWorkspaceWithKey(app.services);
+      await importContent(app.services, ws.workspaceId, { skills: [churnSkill()] });
+      return (await request(app.app).get("/api/v1/skills/churn-analysis/files").query({ path: "assets/curve.png" }).set(ws.auth)).body.url;
+    };
+    expect(await links(configured)).toMatch(/^https:\/\/intel\.example\.com\/downloads\/[\w-]+\.[\w-]+$/);
+    expect(await links(t)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/downloads\//);
   });
 });

@@ -123,7 +123,6 @@ export const ImportDocumentSchema = z
   .openapi("AdminImportDocument");
 
 export type ImportDocument = z.infer<typeof ImportDocumentSchema>;
-export type ImportArtifact = z.infer<typeof ImportArtifactSchema>;
 export type ImportDataSource = z.infer<typeof ImportDataSourceSchema>;
 export type ImportSkill = z.infer<typeof ImportSkillSchema>;
 

@@ -1,7 +1,16 @@
-import type { ImportArtifact } from "../contracts/import";
+import type { CreateArtifactRequest } from "../contracts/artifacts";
 import type { DbTx } from "../db/database";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
+
+export interface ImportedArtifact extends CreateArtifactRequest {
+  status?: "draft" | "validated" | "disputed";
+  validatedBy?: string;
+  disputeReason?: string;
+  /** Milliseconds since the epoch; the import's time when absent. */
+  createdAt?: number;
+  previousArtifactId?: string;
+}
 
 /**
  * Writes imported artifacts inside the import's transaction and returns their ids in input order.
@@ -9,18 +18,19 @@ import { newId } from "../lib/ids";
  * searchable while validated, and retained in the memory bank as a `finding` that is active only
  * while the artifact is validated.
  */
-export async function importArtifacts(tx: DbTx, workspaceId: string, artifacts: ImportArtifact[], now: Date): Promise<string[]> {
+export async function importArtifacts(tx: DbTx, workspaceId: string, artifacts: ImportedArtifact[], now: Date): Promise<string[]> {
   const ids: string[] = [];
   for (const artifact of artifacts) {
     const id = newId("art");
     const createdAt = artifact.createdAt === undefined ? now : new Date(artifact.createdAt);
-    const validated = artifact.status === "validated";
-    const disputed = artifact.status === "disputed";
+    const status = artifact.status ?? "validated";
+    const validated = status === "validated";
+    const disputed = status === "disputed";
     await tx.artifact.create({
       data: {
         id,
         workspaceId,
-        status: artifact.status,
+        status,
         trigger: "chat",
         summary: artifact.summary,
         why: artifact.why,

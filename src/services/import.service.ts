@@ -107,7 +107,8 @@ export function createImportService(deps: {
           errorLearnings += counts.errorLearnings;
         }
         for (const skill of skills) await unit.skills.upsertByName(workspaceId, skill);
-        const artifactIds = await importArtifacts(unit.tx, workspaceId, document.artifacts ?? [], now);
+        const artifacts = (document.artifacts ?? []).map((artifact) => ({ ...artifact, createdAt: toDate(artifact.createdAt, now).getTime() }));
+        const artifactIds = await importArtifacts(unit.tx, workspaceId, artifacts, now);
         return {
           imported: {
             context: document.context === undefined ? 0 : 1,

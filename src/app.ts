@@ -6,6 +6,7 @@ import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
+import { downloadFileRoute } from "./routes/downloads/download-file";
 import { getHealthRoute } from "./routes/health/get-health";
 import type { Services } from "./services";
 
@@ -27,7 +28,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDep
   app.use(requestId, requestLog(logger));
 
   const router = express.Router();
-  mountRoutes(router, [getHealthRoute, ...apiV1Routes(publicBaseUrl)], { services });
+  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services });
   if (adminToken) {
     mountRoutes(router, adminV1Routes(), { services, adminToken });
   } else {

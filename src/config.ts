@@ -4,6 +4,9 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 const optionalUrl = z.preprocess(blankToUndefined, z.url().optional());
 
+/** The contract's "time-limited" download address of a skill file: five minutes unless configured. */
+export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
+
 const EnvSchema = z
   .object({
     PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
@@ -25,6 +28,11 @@ const EnvSchema = z
     EMBEDDINGS_MODEL: optionalText,
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
+    // S3 presigned URLs live at most 7 days.
+    DOWNLOAD_URL_TTL_SECONDS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(10).max(604_800).default(DEFAULT_DOWNLOAD_URL_TTL_SECONDS),
+    ),
     FILE_STORAGE: z.preprocess(blankToUndefined, z.enum(["database", "s3"]).default("database")),
     S3_BUCKET: optionalText,
     S3_REGION: optionalText,
@@ -56,6 +64,8 @@ export interface Config {
   embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string };
   publicBaseUrl: string | undefined;
   signingSecret: string | undefined;
+  /** How long a skill file's download URL works. */
+  downloadUrlTtlSeconds: number;
   fileStorage:
     | { kind: "database" }
     | {
@@ -97,6 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     signingSecret: env.SIGNING_SECRET,
+    downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
     fileStorage:
       env.FILE_STORAGE === "s3"
         ? {

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const embedded = database.kind === "embedded";
   const embeddings = createEmbeddingsProvider(config.embeddings);
-  const services = createServices({ database, clock: systemClock, logger, embeddings });
+  const services = createServices({ database, clock: systemClock, logger, embeddings, files: config });
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;

@@ -10,6 +10,7 @@ describe("loadConfig", () => {
       adminToken: undefined,
       embeddings: { provider: "local" },
       fileStorage: { kind: "database" },
+      downloadUrlTtlSeconds: 300,
     });
   });
 
@@ -27,6 +28,8 @@ describe("loadConfig", () => {
     [{ OPENAI_BASE_URL: "not a url" }, "OPENAI_BASE_URL"],
     [{ FILE_STORAGE: "s3" }, "S3_BUCKET"],
     [{ SIGNING_SECRET: "too-short" }, "SIGNING_SECRET"],
+    [{ DOWNLOAD_URL_TTL_SECONDS: "5" }, "DOWNLOAD_URL_TTL_SECONDS"],
+    [{ DOWNLOAD_URL_TTL_SECONDS: "one hour" }, "DOWNLOAD_URL_TTL_SECONDS"],
   ])("refuses %p naming %s", (env, variable) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(new RegExp(`^Invalid configuration:\\n  - ${variable}: `));

@@ -13,7 +13,7 @@ export function startupBanner(options: {
   if (firstRun) {
     lines.push(
       "",
-      `First run: created workspace "${firstRun.workspaceName}" (${firstRun.workspaceId}) and a full-access API key.`,
+      `First run: created workspace "${firstRun.workspaceName}" (${firstRun.workspaceId}) from ${firstRun.demoDocument}, and a full-access API key.`,
       `The key is shown this once; only its hash is stored:`,
       "",
       `  API_KEY=${firstRun.apiKey}`,

@@ -39,7 +39,8 @@ export async function connectAdmin(config: Config): Promise<AdminConnection> {
   const logger = createLogger("silent");
   const token = `adm_${randomBase62(40)}`;
   const embeddings = createEmbeddingsProvider(config.embeddings);
-  const app = buildApp({ services: createServices({ database, clock: systemClock, logger, embeddings }), logger, adminToken: token });
+  const services = createServices({ database, clock: systemClock, logger, embeddings, files: config });
+  const app = buildApp({ services, logger, adminToken: token });
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
   });

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
 import { callAdmin, connectAdmin } from "./admin-client";
+import { readSkillFolder } from "./skill-folder";
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -18,8 +19,9 @@ Review
   validate --artifact ID --by NAME
   dispute --artifact ID --by NAME --reason TEXT
 Import and search
-  import --workspace ID --file FILE.json
-  reindex --workspace ID                      re-embeds after an embeddings model change
+  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md)
+  skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
+  reindex --workspace ID                       re-embeds after an embeddings model change
 
 Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
 Prints the JSON answer; exits 1 on an error answer.`;
@@ -77,6 +79,11 @@ const COMMANDS: Record<string, (options: Options) => Request> = {
     method: "POST",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
     body: JSON.parse(readFileSync(required(o, "file"), "utf8")),
+  }),
+  "skill:import": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
+    body: { skills: [readSkillFolder(required(o, "dir"))] },
   }),
 };
 

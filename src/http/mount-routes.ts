@@ -73,6 +73,7 @@ function handlerFor(route: Route, services: Services) {
     const body = contract.schema ? contract.schema.parse(result.body) : result.body;
     if (result.headers) res.set(result.headers);
     if (body === undefined) res.status(result.status).end();
+    else if (body instanceof Uint8Array) res.status(result.status).send(Buffer.from(body));
     else res.status(result.status).json(body);
   };
 }

@@ -1,36 +1,78 @@
-import type { Database } from "../db/database";
+import { DEFAULT_DOWNLOAD_URL_TTL_SECONDS, type Config } from "../config";
+import type { Database, DbTx } from "../db/database";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { createApiKeyRepository } from "../repositories/api-key.repository";
 import { createArtifactRepository } from "../repositories/artifact.repository";
 import { createArtifactSearchRepository } from "../repositories/artifact-search.repository";
+import { createDataSourceRepository } from "../repositories/data-source.repository";
+import { createDirectiveRepository } from "../repositories/directive.repository";
 import { createIdempotencyRepository } from "../repositories/idempotency.repository";
+import { createMemoryRepository } from "../repositories/memory.repository";
+import { createQueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
+import { createSkillRepository } from "../repositories/skill.repository";
+import { createStoredBlobRepository } from "../repositories/stored-blob.repository";
 import { createWorkspaceRepository } from "../repositories/workspace.repository";
-import { EmbeddingIndexer } from "../search/embedding-indexer";
+import { createFileStorage } from "../storage/create-file-storage";
+import { createDownloadSigner } from "../storage/download-token";
 import { createApiKeyService } from "./api-key.service";
 import { createArtifactService } from "./artifact.service";
+import { createBriefingService } from "./briefing.service";
+import { createDataSourceService } from "./data-source.service";
+import { createDownloadService } from "./download.service";
+import { createImportService, type ImportUnitOfWork } from "./import.service";
+import { createMemoryService } from "./memory.service";
 import { createReviewService } from "./review.service";
+import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
+import { EmbeddingIndexer } from "../search/embedding-indexer";
+
+export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
+
+export const DEFAULT_FILE_SETTINGS: FileSettings = {
+  fileStorage: { kind: "database" },
+  signingSecret: undefined,
+  publicBaseUrl: undefined,
+  downloadUrlTtlSeconds: DEFAULT_DOWNLOAD_URL_TTL_SECONDS,
+};
 
 export interface ServiceDeps {
   database: Database;
   clock: Clock;
   logger: Logger;
   embeddings: EmbeddingsProvider;
+  files?: FileSettings;
 }
 
+// A large import document runs well past Prisma's 5-second default for interactive transactions.
+const IMPORT_TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
+
 /** Wires repositories into services; the one place that knows the whole graph. */
-export function createServices({ database, clock, logger, embeddings }: ServiceDeps) {
+export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS }: ServiceDeps) {
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
   const artifacts = createArtifactRepository(db);
+  // The directive store is its own dependency so that the briefing can survive it failing.
+  const directives = createDirectiveRepository(db);
+  const memories = createMemoryRepository(db);
+  const signer = createDownloadSigner(files.signingSecret);
+  const storage = createFileStorage(files.fileStorage, {
+    blobs: createStoredBlobRepository(db),
+    signer,
+    clock,
+    publicBaseUrl: files.publicBaseUrl,
+  });
   const indexer = new EmbeddingIndexer(db, embeddings, logger);
+  const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
+    db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
   return {
     database,
     embeddings,
     indexer,
+    storage,
+    directives,
     workspaces: createWorkspaceService({ workspaces }),
     reindex: (workspaceId: string) => indexer.reindexWorkspace(workspaceId),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
@@ -51,6 +93,34 @@ export function createServices({ database, clock, logger, embeddings }: ServiceD
       inTransaction: (fn) => db.$transaction((tx) => fn(createArtifactRepository(tx))),
       clock,
     }),
+    briefing: createBriefingService({ workspaces, directives, memories, logger }),
+    memories: createMemoryService({ memories, embeddings, logger }),
+    dataSources: createDataSourceService({
+      dataSources: createDataSourceRepository(db),
+      queryIntelligence: createQueryIntelligenceRepository(db),
+      embeddings,
+      logger,
+    }),
+    skills: createSkillService({
+      skills: createSkillRepository(db),
+      storage,
+      downloadUrlTtlSeconds: files.downloadUrlTtlSeconds,
+      logger,
+    }),
+    downloads: createDownloadService({ signer, storage, clock, logger }),
+    imports: createImportService({ workspaces, inTransaction, storage, indexer, clock, logger }),
+  };
+}
+
+function repositoriesOf(tx: DbTx): ImportUnitOfWork {
+  return {
+    tx,
+    workspaces: createWorkspaceRepository(tx),
+    directives: createDirectiveRepository(tx),
+    memories: createMemoryRepository(tx),
+    dataSources: createDataSourceRepository(tx),
+    queryIntelligence: createQueryIntelligenceRepository(tx),
+    skills: createSkillRepository(tx),
   };
 }
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -82,6 +82,15 @@ describe("the server process on an embedded database", () => {
     expect(server!.output()).toContain('created workspace "Demo"');
   });
 
+  it("loads the demo workspace document into the Demo workspace on first run", async () => {
+    const key = /API_KEY=(wsi_[0-9A-Za-z]+)/.exec(server!.output())![1];
+    const res = await fetch(`${server!.baseUrl}/api/v1/briefing`, { headers: { authorization: `Bearer ${key}` } });
+    const briefing = (await res.json()) as { workspace: { context: string }; directives: unknown[]; memories: unknown[] };
+    expect(briefing.workspace.context).toMatch(/^Acme Cloud/);
+    expect(briefing.directives.length).toBeGreaterThanOrEqual(3);
+    expect(briefing.memories.length).toBeGreaterThan(0);
+  });
+
   it("prints the admin token it generated, and the admin API accepts it", async () => {
     const token = /ADMIN_TOKEN=(adm_[0-9A-Za-z]+)/.exec(server!.output())?.[1];
     expect(token).toBeDefined();
@@ -113,6 +122,19 @@ describe("the server process on an embedded database", () => {
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via CLI", id: expect.stringMatching(/^ws_/) });
     expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
+  }, 30_000);
+
+  it("imports a skill folder with npm run admin -- skill:import, through the server", async () => {
+    const workspaceId = /created workspace "Demo" \((ws_\w+)\)/.exec(server!.output())![1]!;
+    const folder = mkdtempSync(path.join(os.tmpdir(), "wsi-skill-"));
+    try {
+      writeFileSync(path.join(folder, "SKILL.md"), "---\nname: from-folder\ndescription: Imported from a folder.\n---\n# Hi\n");
+      const result = await runAdminCli(dataDir, ["skill:import", "--workspace", workspaceId, "--dir", folder]);
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({ imported: { skills: 1, skillFiles: 1 } });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it("stops on SIGTERM within 10 seconds with exit code 0", async () => {

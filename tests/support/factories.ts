@@ -1,4 +1,6 @@
 import type { Scope } from "../../src/auth/scopes";
+import type { z } from "zod";
+import { ImportDocumentSchema } from "../../src/contracts/import";
 import type { Services } from "../../src/services";
 
 let counter = 0;
@@ -30,3 +32,8 @@ export async function createKey(
 }
 
 export const adminAuth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** Loads content into a workspace through the real import service, validated by the import contract. */
+export function importContent(services: Services, workspaceId: string, document: z.input<typeof ImportDocumentSchema>) {
+  return services.imports.importDocument(workspaceId, ImportDocumentSchema.parse(document));
+}

@@ -1,6 +1,5 @@
 import { BriefingResponseSchema } from "../../contracts/briefing";
 import { ErrorSchema } from "../../contracts/common";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const getBriefingRoute = defineRoute({
@@ -8,12 +7,29 @@ export const getBriefingRoute = defineRoute({
   path: "/api/v1/briefing",
   operationId: "getBriefing",
   summary: "Workspace briefing",
-  description: "Workspace context, hard directives, and active rules and definitions (newest first, at most 200).",
+  description:
+    "Workspace context, hard directives, and active rules and definitions (newest first, at most 200). When the directive store cannot be read, `directives` is empty and `directivesAvailable` is false.",
   tags: ["Intelligence"],
   auth: { kind: "apiKey", scope: "intelligence:read" },
   responses: {
     200: { description: "The briefing.", schema: BriefingResponseSchema },
     404: { description: "The key's workspace no longer exists.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("GET /api/v1/briefing"),
+  handle: async (_input, { principal, services }) => {
+    const briefing = await services.briefing.get(principal.workspaceId);
+    return {
+      status: 200,
+      body: {
+        workspace: briefing.workspace,
+        directives: briefing.directives.map(({ id, name, content }) => ({ id, name, content })),
+        directivesAvailable: briefing.directivesAvailable,
+        memories: briefing.memories.map((memory) => ({
+          type: memory.type,
+          statement: memory.statement,
+          goingForward: memory.goingForward ?? undefined,
+          createdAt: memory.createdAt.getTime(),
+        })),
+      },
+    };
+  },
 });

@@ -4,7 +4,6 @@ import {
   QueryIntelligenceQuerySchema,
   QueryIntelligenceResponseSchema,
 } from "../../contracts/data-sources";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const getQueryIntelligenceRoute = defineRoute({
@@ -20,5 +19,25 @@ export const getQueryIntelligenceRoute = defineRoute({
     200: { description: "Patterns and learnings.", schema: QueryIntelligenceResponseSchema },
     404: { description: "No data source with this name in the key's workspace.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("GET /api/v1/data-sources/{name}/query-intelligence"),
+  handle: async ({ params, query }, { principal, services }) => {
+    const found = await services.dataSources.queryIntelligence(principal.workspaceId, params.name, query.question);
+    return {
+      status: 200,
+      body: {
+        patterns: found.patterns.map((pattern) => ({
+          question: pattern.question,
+          sql: pattern.sql,
+          resultSummary: pattern.resultSummary ?? undefined,
+          successCount: pattern.successCount,
+          lastUsedAt: pattern.lastUsedAt?.getTime(),
+        })),
+        errorLearnings: found.errorLearnings.map((learning) => ({
+          failedSql: learning.failedSql,
+          errorMessage: learning.errorMessage,
+          learning: learning.learning,
+          createdAt: learning.createdAt.getTime(),
+        })),
+      },
+    };
+  },
 });

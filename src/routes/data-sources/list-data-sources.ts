@@ -1,5 +1,4 @@
 import { DataSourcesResponseSchema } from "../../contracts/data-sources";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const listDataSourcesRoute = defineRoute({
@@ -7,9 +6,24 @@ export const listDataSourcesRoute = defineRoute({
   path: "/api/v1/data-sources",
   operationId: "listDataSources",
   summary: "Data sources",
-  description: "Metadata of the workspace's data sources: schema and table annotations, never credentials.",
+  description: "Metadata of the workspace's data sources, by name: schema and table annotations, never credentials or connection details.",
   tags: ["Data sources"],
   auth: { kind: "apiKey", scope: "data:read" },
   responses: { 200: { description: "The data sources.", schema: DataSourcesResponseSchema } },
-  handle: async () => notImplemented("GET /api/v1/data-sources"),
+  handle: async (_input, { principal, services }) => {
+    const sources = await services.dataSources.list(principal.workspaceId);
+    return {
+      status: 200,
+      body: {
+        items: sources.map((source) => ({
+          name: source.name,
+          connectorType: source.connectorType,
+          status: source.status,
+          schema: source.schema ?? undefined,
+          tableAnnotations: source.tableAnnotations ?? undefined,
+          createdAt: source.createdAt.getTime(),
+        })),
+      },
+    };
+  },
 });

@@ -1,5 +1,4 @@
 import { RecallMemoriesQuerySchema, RecallMemoriesResponseSchema } from "../../contracts/memories";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const recallMemoriesRoute = defineRoute({
@@ -7,10 +6,25 @@ export const recallMemoriesRoute = defineRoute({
   path: "/api/v1/memories",
   operationId: "recallMemories",
   summary: "Recall memories",
-  description: "Semantic search over the workspace's currently active memories, ranked.",
+  description:
+    "Hybrid search (meaning and words) over the workspace's currently active memories, best first, at most 10. `context` names the query words a memory contains.",
   tags: ["Intelligence"],
   auth: { kind: "apiKey", scope: "intelligence:read" },
   request: { query: RecallMemoriesQuerySchema },
   responses: { 200: { description: "Ranked hits.", schema: RecallMemoriesResponseSchema } },
-  handle: async () => notImplemented("GET /api/v1/memories"),
+  handle: async ({ query }, { principal, services }) => {
+    const hits = await services.memories.recall(principal.workspaceId, query.query);
+    return {
+      status: 200,
+      body: {
+        hits: hits.map((hit) => ({
+          memoryId: hit.id,
+          type: hit.type,
+          statement: hit.statement,
+          goingForward: hit.goingForward ?? undefined,
+          context: hit.matchedTerms.length > 0 ? `matched: ${hit.matchedTerms.join(", ")}` : undefined,
+        })),
+      },
+    };
+  },
 });

@@ -1,6 +1,5 @@
 import { ErrorSchema } from "../../contracts/common";
 import { SkillFileQuerySchema, SkillFileResponseSchema, SkillNameParamsSchema } from "../../contracts/skills";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const getSkillFileRoute = defineRoute({
@@ -8,7 +7,8 @@ export const getSkillFileRoute = defineRoute({
   path: "/api/v1/skills/{name}/files",
   operationId: "getSkillFile",
   summary: "A file of a skill",
-  description: "Text-like files inline (`url: null`); binaries as a time-limited download address (`content: null`).",
+  description:
+    "Text-like files (markdown, script, text) inline (`url: null`); binaries as a download address that works without a key for a limited time, 5 minutes by default (`content: null`). The path must match a file entry exactly.",
   tags: ["Skills"],
   auth: { kind: "apiKey", scope: "skills:read" },
   request: { params: SkillNameParamsSchema, query: SkillFileQuerySchema },
@@ -17,5 +17,10 @@ export const getSkillFileRoute = defineRoute({
     404: { description: "Unknown skill or file path.", schema: ErrorSchema },
     502: { description: "File storage unreachable.", schema: ErrorSchema },
   },
-  handle: async () => notImplemented("GET /api/v1/skills/{name}/files"),
+  handle: async ({ params, query }, { principal, services, req }) => {
+    const file = await services.skills.getFile(principal.workspaceId, params.name, query.path);
+    // The database storage signs a path on this app; without PUBLIC_BASE_URL it is made absolute from the request.
+    const url = file.url === null ? null : new URL(file.url, `${req.protocol}://${req.get("host")}`).toString();
+    return { status: 200, body: { ...file, url } };
+  },
 });

@@ -1,5 +1,4 @@
 import { SkillsResponseSchema } from "../../contracts/skills";
-import { notImplemented } from "../../http/not-implemented";
 import { defineRoute } from "../../http/route";
 
 export const listSkillsRoute = defineRoute({
@@ -7,9 +6,26 @@ export const listSkillsRoute = defineRoute({
   path: "/api/v1/skills",
   operationId: "listSkills",
   summary: "Enabled skills",
-  description: "The workspace's enabled skills with the entries of their files.",
+  description: "The workspace's enabled skills, by name, with the entries of their files (path, byte size, kind).",
   tags: ["Skills"],
   auth: { kind: "apiKey", scope: "skills:read" },
   responses: { 200: { description: "The skills.", schema: SkillsResponseSchema } },
-  handle: async () => notImplemented("GET /api/v1/skills"),
+  handle: async (_input, { principal, services }) => {
+    const skills = await services.skills.list(principal.workspaceId);
+    return {
+      status: 200,
+      body: {
+        items: skills.map((skill) => ({
+          name: skill.name,
+          description: skill.description,
+          version: skill.version,
+          source: skill.source,
+          official: skill.official,
+          allowedTools: skill.allowedTools.length > 0 ? skill.allowedTools : undefined,
+          compatibility: skill.compatibility ?? undefined,
+          files: skill.files,
+        })),
+      },
+    };
+  },
 });

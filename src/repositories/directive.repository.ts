@@ -1,0 +1,31 @@
+import type { DbTx } from "../db/database";
+import { newId } from "../lib/ids";
+
+export interface DirectiveRecord {
+  id: string;
+  name: string;
+  content: string;
+}
+
+export function createDirectiveRepository(db: DbTx) {
+  return {
+    /** The workspace's directives by name, so that the briefing reads the same on every call. */
+    listByWorkspace(workspaceId: string): Promise<DirectiveRecord[]> {
+      return db.directive.findMany({
+        where: { workspaceId },
+        select: { id: true, name: true, content: true },
+        orderBy: [{ name: "asc" }, { id: "asc" }],
+      });
+    },
+
+    async upsertByName(workspaceId: string, directive: { name: string; content: string }): Promise<void> {
+      await db.directive.upsert({
+        where: { workspaceId_name: { workspaceId, name: directive.name } },
+        create: { id: newId("dir"), workspaceId, ...directive },
+        update: { content: directive.content },
+      });
+    },
+  };
+}
+
+export type DirectiveRepository = ReturnType<typeof createDirectiveRepository>;

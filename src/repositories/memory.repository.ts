@@ -1,0 +1,63 @@
+import type { DbTx } from "../db/database";
+import { Prisma } from "../generated/prisma/client";
+import type { MemoryType } from "../generated/prisma/enums";
+import { newId } from "../lib/ids";
+import { hybridCandidatesSql, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+
+export interface MemoryRecord {
+  id: string;
+  type: MemoryType;
+  statement: string;
+  goingForward: string | null;
+  createdAt: Date;
+}
+
+export type MemoryCandidate = MemoryRecord & CandidateScores;
+
+export interface NewMemory {
+  type: MemoryType;
+  statement: string;
+  goingForward?: string;
+  active: boolean;
+  createdAt: Date;
+}
+
+const MEMORY_FIELDS = { id: true, type: true, statement: true, goingForward: true, createdAt: true } as const;
+
+export function createMemoryRepository(db: DbTx) {
+  return {
+    /** Active memories of the given types, newest first (ties by id, so the order is stable). */
+    listActiveOfTypes(workspaceId: string, types: MemoryType[], limit: number): Promise<MemoryRecord[]> {
+      return db.memory.findMany({
+        where: { workspaceId, active: true, type: { in: types } },
+        select: MEMORY_FIELDS,
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: limit,
+      });
+    },
+
+    /** Search candidates among the workspace's active memories, with their similarity and matched words. */
+    searchActiveCandidates(workspaceId: string, query: HybridQuery): Promise<MemoryCandidate[]> {
+      return db.$queryRaw<MemoryCandidate[]>(
+        hybridCandidatesSql(
+          {
+            table: "memories",
+            where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.active`,
+            columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
+          },
+          query,
+        ),
+      );
+    },
+
+    /** Appends ledger memories; their vectors are left pending for the embedding indexer. */
+    async appendMany(workspaceId: string, memories: NewMemory[]): Promise<number> {
+      const result = await db.memory.createMany({
+        data: memories.map((memory) => ({ id: newId("mem"), workspaceId, ...memory })),
+      });
+      return result.count;
+    },
+  };
+}
+
+export type MemoryRepository = ReturnType<typeof createMemoryRepository>;

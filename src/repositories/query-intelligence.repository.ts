@@ -1,0 +1,72 @@
+import type { DbTx } from "../db/database";
+import { Prisma } from "../generated/prisma/client";
+import { newId } from "../lib/ids";
+import { hybridCandidatesSql, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+
+export interface QueryPatternRecord {
+  question: string;
+  sql: string;
+  resultSummary: string | null;
+  successCount: number;
+  lastUsedAt: Date | null;
+}
+
+export interface ErrorLearningRecord {
+  failedSql: string;
+  errorMessage: string;
+  learning: string;
+  createdAt: Date;
+}
+
+export type QueryPatternCandidate = QueryPatternRecord & CandidateScores;
+export type ErrorLearningCandidate = ErrorLearningRecord & CandidateScores;
+
+const ofSource = (workspaceId: string, dataSourceId: string) =>
+  Prisma.sql`t.workspace_id = ${workspaceId} AND t.data_source_id = ${dataSourceId}`;
+
+/** Proven query patterns and past error learnings of a data source. */
+export function createQueryIntelligenceRepository(db: DbTx) {
+  return {
+    searchPatternCandidates(workspaceId: string, dataSourceId: string, query: HybridQuery): Promise<QueryPatternCandidate[]> {
+      return db.$queryRaw<QueryPatternCandidate[]>(
+        hybridCandidatesSql(
+          {
+            table: "query_patterns",
+            where: ofSource(workspaceId, dataSourceId),
+            columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
+          },
+          query,
+        ),
+      );
+    },
+
+    searchLearningCandidates(workspaceId: string, dataSourceId: string, query: HybridQuery): Promise<ErrorLearningCandidate[]> {
+      return db.$queryRaw<ErrorLearningCandidate[]>(
+        hybridCandidatesSql(
+          {
+            table: "error_learnings",
+            where: ofSource(workspaceId, dataSourceId),
+            columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
+          },
+          query,
+        ),
+      );
+    },
+
+    /** Replaces a source's patterns and learnings; the new rows' vectors are left pending for the indexer. */
+    async replaceForSource(
+      workspaceId: string,
+      dataSourceId: string,
+      patterns: Array<QueryPatternRecord & { createdAt: Date }>,
+      learnings: ErrorLearningRecord[],
+    ): Promise<void> {
+      const where = { workspaceId, dataSourceId };
+      await db.queryPattern.deleteMany({ where });
+      await db.errorLearning.deleteMany({ where });
+      await db.queryPattern.createMany({ data: patterns.map((pattern) => ({ id: newId("qp"), ...where, ...pattern })) });
+      await db.errorLearning.createMany({ data: learnings.map((learning) => ({ id: newId("el"), ...where, ...learning })) });
+    },
+  };
+}
+
+export type QueryIntelligenceRepository = ReturnType<typeof createQueryIntelligenceRepository>;

@@ -1,0 +1,78 @@
+import type { DbTx } from "../db/database";
+import type { SkillFileKind, SkillSource } from "../generated/prisma/enums";
+import { newId } from "../lib/ids";
+
+export interface SkillFileRecord {
+  path: string;
+  kind: SkillFileKind;
+  /** Byte length. */
+  size: number;
+  contentType: string;
+  /** Where the bytes are in the file storage. */
+  storageKey: string;
+}
+
+export interface SkillRecord {
+  name: string;
+  description: string;
+  version: number;
+  source: SkillSource;
+  official: boolean;
+  allowedTools: string[];
+  compatibility: string | null;
+  files: Array<Pick<SkillFileRecord, "path" | "kind" | "size">>;
+}
+
+export interface SkillUpsert extends Omit<SkillRecord, "files"> {
+  enabled: boolean;
+  files: SkillFileRecord[];
+}
+
+const FILE_FIELDS = { path: true, kind: true, size: true, contentType: true, storageKey: true } as const;
+
+export function createSkillRepository(db: DbTx) {
+  return {
+    /** Enabled skills by name, each with its file entries by path. */
+    listEnabled(workspaceId: string): Promise<SkillRecord[]> {
+      return db.skill.findMany({
+        where: { workspaceId, enabled: true },
+        select: {
+          name: true,
+          description: true,
+          version: true,
+          source: true,
+          official: true,
+          allowedTools: true,
+          compatibility: true,
+          files: { select: { path: true, kind: true, size: true }, orderBy: { path: "asc" } },
+        },
+        orderBy: { name: "asc" },
+      });
+    },
+
+    async findEnabledId(workspaceId: string, name: string): Promise<string | null> {
+      const skill = await db.skill.findFirst({ where: { workspaceId, name, enabled: true }, select: { id: true } });
+      return skill?.id ?? null;
+    },
+
+    /** The file at exactly this path: no normalisation, so `./x` or `a/../x` never match. */
+    findFile(workspaceId: string, skillId: string, path: string): Promise<SkillFileRecord | null> {
+      return db.skillFile.findFirst({ where: { workspaceId, skillId, path }, select: FILE_FIELDS });
+    },
+
+    /** Creates the skill or replaces its fields and its files. */
+    async upsertByName(workspaceId: string, skill: SkillUpsert): Promise<void> {
+      const { files, ...fields } = skill;
+      const { id: skillId } = await db.skill.upsert({
+        where: { workspaceId_name: { workspaceId, name: skill.name } },
+        create: { id: newId("skl"), workspaceId, ...fields },
+        update: fields,
+        select: { id: true },
+      });
+      await db.skillFile.deleteMany({ where: { workspaceId, skillId } });
+      await db.skillFile.createMany({ data: files.map((file) => ({ id: newId("skf"), workspaceId, skillId, ...file })) });
+    },
+  };
+}
+
+export type SkillRepository = ReturnType<typeof createSkillRepository>;

@@ -1,0 +1,19 @@
+import type { DbTx } from "../db/database";
+
+/** The blob table behind the `database` file storage. Keys carry the workspace id (see the storage). */
+export function createStoredBlobRepository(db: DbTx) {
+  return {
+    /** Writes the bytes under the key; writing the same key again replaces them. */
+    async put(key: string, data: Uint8Array): Promise<void> {
+      const bytes = new Uint8Array(data);
+      await db.storedBlob.upsert({ where: { key }, create: { key, data: bytes }, update: { data: bytes } });
+    },
+
+    async get(key: string): Promise<Uint8Array | null> {
+      const row = await db.storedBlob.findUnique({ where: { key }, select: { data: true } });
+      return row?.data ?? null;
+    },
+  };
+}
+
+export type StoredBlobRepository = ReturnType<typeof createStoredBlobRepository>;

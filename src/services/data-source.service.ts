@@ -1,0 +1,38 @@
+import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { notFound } from "../http/api-error";
+import type { Logger } from "../lib/logger";
+import type { DataSourceRepository } from "../repositories/data-source.repository";
+import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
+import { rankRelevant } from "../search/hybrid-candidates";
+import { embedQuery } from "../search/query-embedding";
+
+/** The contract's cap on patterns and on learnings in one answer. */
+export const QUERY_INTELLIGENCE_LIMIT = 10;
+
+export function createDataSourceService(deps: {
+  dataSources: Pick<DataSourceRepository, "listByWorkspace" | "findByName">;
+  queryIntelligence: Pick<QueryIntelligenceRepository, "searchPatternCandidates" | "searchLearningCandidates">;
+  embeddings: EmbeddingsProvider;
+  logger: Logger;
+}) {
+  return {
+    list: (workspaceId: string) => deps.dataSources.listByWorkspace(workspaceId),
+
+    /** The source's patterns and learnings relevant to the question, best first, at most 10 of each. */
+    async queryIntelligence(workspaceId: string, name: string, question: string) {
+      const source = await deps.dataSources.findByName(workspaceId, name);
+      if (!source) throw notFound(`No data source named "${name}" in this workspace`);
+      const query = { text: question, vector: await embedQuery(deps.embeddings, question, deps.logger) };
+      const [patterns, learnings] = await Promise.all([
+        deps.queryIntelligence.searchPatternCandidates(workspaceId, source.id, query),
+        deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
+      ]);
+      return {
+        patterns: rankRelevant(patterns, QUERY_INTELLIGENCE_LIMIT),
+        errorLearnings: rankRelevant(learnings, QUERY_INTELLIGENCE_LIMIT),
+      };
+    },
+  };
+}
+
+export type DataSourceService = ReturnType<typeof createDataSourceService>;

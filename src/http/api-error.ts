@@ -10,7 +10,6 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   unprocessable: 422,
   internal: 500,
-  not_implemented: 501,
   bad_gateway: 502,
   service_unavailable: 503,
 } as const;

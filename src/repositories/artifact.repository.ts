@@ -70,14 +70,13 @@ export function createArtifactRepository(db: DbTx) {
     async insert(workspaceId: string, artifact: NewArtifact): Promise<string> {
       const id = newSortableId("art", artifact.createdAt);
       const validated = artifact.status === "validated";
-      const { content, keyFindings, recommendations, dataSources, codeExecuted, ...scalars } = artifact;
+      const { content, keyFindings, recommendations, dataSources, codeExecuted, createdByKeyId, ...scalars } = artifact;
       await db.artifact.create({
         data: {
           ...scalars,
           id,
           workspace: { connect: { id: workspaceId } },
-          createdByKeyId: undefined,
-          createdByKey: artifact.createdByKeyId ? { connect: { id: artifact.createdByKeyId } } : undefined,
+          createdByKey: createdByKeyId ? { connect: { id: createdByKeyId } } : undefined,
           content: jsonOrNull(content),
           keyFindings: jsonOrNull(keyFindings),
           recommendations: jsonOrNull(recommendations),

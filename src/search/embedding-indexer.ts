@@ -38,9 +38,13 @@ export class EmbeddingIndexer {
         );
         if (rows.length === 0) break;
         const vectors = await this.embeddings.embed(rows.map((row) => row.text ?? ""));
-        for (const [index, row] of rows.entries()) {
-          await this.db.$executeRaw(table.store(row.id, toVectorLiteral(vectors[index]!), this.embeddings.model));
-        }
+        await this.db.$executeRaw(
+          table.storeMany(
+            rows.map((row) => row.id),
+            vectors.map(toVectorLiteral),
+            this.embeddings.model,
+          ),
+        );
         total += rows.length;
       }
     }

@@ -8,7 +8,8 @@ export interface IndexedTable {
   name: "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
   /** Up to `limit` pending rows as {id, text}, optionally of one workspace. */
   pending(model: string, limit: number, workspaceId?: string): Prisma.Sql;
-  store(id: string, vectorLiteral: string, model: string): Prisma.Sql;
+  /** Stores a batch of vectors (pgvector text form) in one statement. */
+  storeMany(ids: string[], vectorLiterals: string[], model: string): Prisma.Sql;
   /** Marks every vector of a workspace pending again (a reindex). */
   clear(workspaceId: string): Prisma.Sql;
 }
@@ -29,8 +30,9 @@ function ownColumnTable(
       SELECT id, ${text} AS text FROM ${table}
       WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM ${model}) ${inWorkspace(Prisma.sql`workspace_id`, workspaceId)}
       ORDER BY created_at LIMIT ${limit}`,
-    store: (id, vector, model) =>
-      Prisma.sql`UPDATE ${table} SET embedding = ${vector}::vector, embedding_model = ${model} WHERE id = ${id}`,
+    storeMany: (ids, vectors, model) => Prisma.sql`
+      UPDATE ${table} t SET embedding = v.vector::vector, embedding_model = ${model}
+      FROM unnest(${ids}::text[], ${vectors}::text[]) AS v(id, vector) WHERE t.id = v.id`,
     clear: (workspaceId) =>
       Prisma.sql`UPDATE ${table} SET embedding = NULL, embedding_model = NULL WHERE workspace_id = ${workspaceId}`,
   };
@@ -51,8 +53,9 @@ export const INDEXED_TABLES: IndexedTable[] = [
       FROM artifact_embeddings e JOIN artifacts a ON a.id = e.artifact_id
       WHERE (e.embedding IS NULL OR e.model IS DISTINCT FROM ${model}) ${inWorkspace(Prisma.sql`e.workspace_id`, workspaceId)}
       ORDER BY a.created_at LIMIT ${limit}`,
-    store: (id, vector, model) =>
-      Prisma.sql`UPDATE artifact_embeddings SET embedding = ${vector}::vector, model = ${model} WHERE id = ${id}`,
+    storeMany: (ids, vectors, model) => Prisma.sql`
+      UPDATE artifact_embeddings e SET embedding = v.vector::vector, model = ${model}
+      FROM unnest(${ids}::text[], ${vectors}::text[]) AS v(id, vector) WHERE e.id = v.id`,
     clear: (workspaceId) =>
       Prisma.sql`UPDATE artifact_embeddings SET embedding = NULL, model = NULL WHERE workspace_id = ${workspaceId}`,
   },

@@ -74,7 +74,6 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),
-    reindex: (workspaceId: string) => indexer.reindexWorkspace(workspaceId),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
     artifacts: createArtifactService({
       artifacts,

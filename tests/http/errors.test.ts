@@ -78,6 +78,12 @@ describe("error responses", () => {
     expect(res.body.error).toBe("why: contains a lone UTF-16 surrogate, which is not valid Unicode");
   });
 
+  it("answers 400 for a NUL character in an object key of the body", async () => {
+    const res = await push().type("json").send(`{"summary":"s","why":"w","confidence":1,"confidenceExplanation":"c","content":{"a\\u0000b":1}}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("content: has a key that contains a NUL character (\\u0000), which cannot be stored");
+  });
+
   it("answers 400 for nesting deeper than 64 levels", async () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     const res = await push().type("json").send(`{"summary":"s","why":"w","confidence":1,"confidenceExplanation":"c","content":{"a":${deep}}}`);

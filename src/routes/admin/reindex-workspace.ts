@@ -20,7 +20,7 @@ export const reindexWorkspaceRoute = defineRoute({
   },
   handle: async ({ params }, { services }) => {
     await services.workspaces.get(params.id);
-    const result = await services.reindex(params.id);
+    const result = await services.indexer.reindexWorkspace(params.id);
     return { status: result.pending ? 202 : 200, body: result };
   },
 });

@@ -75,6 +75,19 @@ describe("two processes on one database", () => {
     expect(count).toBe(1);
   });
 
+  it("keeps serving after the server closes every connection of its pools", async () => {
+    const ws = await createWorkspaceWithKey(first.services);
+    await request(first.app).get("/api/v1/briefing").set(ws.auth).expect(200);
+    await onServer(TEST_DATABASE_URL!, (client) =>
+      client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [
+        new URL(database.url).pathname.slice(1),
+      ]),
+    );
+    await sleep(200);
+    await request(first.app).get("/api/v1/briefing").set(ws.auth).expect(200);
+    await request(second.app).get("/api/v1/briefing").set(ws.auth).expect(200);
+  });
+
   // Skipped until the claiming indexer lands, which enables it: the current indexer takes no
   // claims, so both processes select the same pending rows and embed them again (checked: 126
   // texts embedded for 42 pending rows).

@@ -39,6 +39,9 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
 /** A managed Postgres through one `pg` pool of at most `poolSize` connections per process. */
 export function postgresDatabase(connectionString: string, poolSize?: number): Database {
   const pool = new Pool({ connectionString, ...(poolSize ? { max: poolSize } : {}) });
+  // The pool drops an idle connection the server closes (restart, failover, a terminated backend)
+  // and opens another on next use, but it also emits the error: unheard, that ends the process.
+  pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",

@@ -83,7 +83,8 @@ describe("two processes on one database", () => {
         new URL(database.url).pathname.slice(1),
       ]),
     );
-    await sleep(200);
+    // The pools hear of the closed connections in the meantime; an unheard pool error would end the process.
+    await sleep(500);
     await request(first.app).get("/api/v1/briefing").set(ws.auth).expect(200);
     await request(second.app).get("/api/v1/briefing").set(ws.auth).expect(200);
   });

@@ -8,7 +8,6 @@ import { TEST_DATABASE_URL, createEmptyDatabase, dropDatabase, onServer, uniqueD
 
 const SERVER = TEST_DATABASE_URL!;
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const ALL = loadMigrations().map((m) => m.name);
 
 const created: string[] = [];
@@ -22,7 +21,7 @@ afterAll(async () => {
 });
 
 function runMigrateCli(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [TSX, "src/cli/migrate.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/migrate.ts"], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,6 @@ import { TEST_DATABASE_URL, createEmptyDatabase, dropDatabase, uniqueDatabaseNam
 
 // The real entry point on a managed database, as a web dyno runs it.
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 const PRODUCTION_ENV = {
   PUBLIC_BASE_URL: "https://wsi.example.com",
   SIGNING_SECRET: "a-signing-secret-of-at-least-32-characters",
@@ -15,7 +14,9 @@ const PRODUCTION_ENV = {
 };
 
 function startServer(databaseUrl: string) {
-  const child = spawn(process.execPath, [TSX, "src/server.ts"], {
+  // tsx as a loader inside the one process (not its CLI, which relays signals from a parent process
+  // and may exit on SIGTERM itself before the server has registered its handler).
+  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...PRODUCTION_ENV, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],

@@ -16,12 +16,15 @@ export interface AppDeps {
   /** The admin API is mounted only when a token is given. */
   adminToken?: string;
   publicBaseUrl?: string;
+  /** Express's `trust proxy` (TRUST_PROXY): which hops' X-Forwarded-For/-Proto to believe. */
+  trustProxy?: boolean | number | string;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", trustProxy);
   // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
   app.set("query parser", "simple");
   app.set("json spaces", 0);

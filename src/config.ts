@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -7,16 +8,57 @@ const optionalUrl = z.preprocess(blankToUndefined, z.url().optional());
 /** The contract's "time-limited" download address of a skill file: five minutes unless configured. */
 export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
 
+/**
+ * Connections per process. Small managed plans allow 20 connections in all (Heroku's Essential
+ * plans): two web processes and a worker at 5 each leave room for the release phase and a one-off
+ * admin command. See docs/deployment.md for larger plans.
+ */
+export const DEFAULT_DATABASE_POOL_SIZE = 5;
+
+// Express's `trust proxy`: addresses it names are proxies whose X-Forwarded-* headers are believed.
+const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isProxyAddress = (entry: string) => {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split("/");
+  const family = isIP(address ?? "");
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+};
+const TrustProxy = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .default("false")
+    .refine(
+      (text) =>
+        text === "true" ||
+        text === "false" ||
+        /^\d+$/.test(text) ||
+        text.split(",").every((entry) => isProxyAddress(entry.trim())),
+      "must be false, true, a number of proxy hops (1 behind one router), or a comma-separated list of proxy addresses, subnets or loopback/linklocal/uniquelocal",
+    )
+    .transform((text): boolean | number | string =>
+      text === "true" ? true : text === "false" ? false : /^\d+$/.test(text) ? Number(text) : text,
+    ),
+);
+
+const DatabaseUrl = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+);
+
 const EnvSchema = z
   .object({
     PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-    DATABASE_URL: z.preprocess(
+    DATABASE_URL: DatabaseUrl,
+    DATABASE_POOL_SIZE: z.preprocess(
       blankToUndefined,
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
-        .optional(),
+      z.coerce.number().int().min(1).max(500).default(DEFAULT_DATABASE_POOL_SIZE),
     ),
+    TRUST_PROXY: TrustProxy,
     DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./.data")),
     ADMIN_TOKEN: z.preprocess(
       blankToUndefined,
@@ -52,6 +94,18 @@ const EnvSchema = z
     if (env.FILE_STORAGE === "s3" && !env.S3_BUCKET) {
       ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when FILE_STORAGE=s3" });
     }
+    // A managed database means several processes and restarts: links must outlive both, and
+    // name the public address rather than whatever Host a request came with.
+    if (env.DATABASE_URL && !env.PUBLIC_BASE_URL) {
+      ctx.addIssue({ code: "custom", path: ["PUBLIC_BASE_URL"], message: "is required when DATABASE_URL is set" });
+    }
+    if (env.DATABASE_URL && env.FILE_STORAGE === "database" && !env.SIGNING_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SIGNING_SECRET"],
+        message: "is required when DATABASE_URL is set and FILE_STORAGE=database, so download links work across processes and restarts",
+      });
+    }
   });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -59,6 +113,10 @@ export type Env = z.infer<typeof EnvSchema>;
 export interface Config {
   port: number;
   databaseUrl: string | undefined;
+  /** Most connections one process opens to DATABASE_URL. */
+  databasePoolSize: number;
+  /** Express's `trust proxy` setting: false, true, a hop count, or addresses of trusted proxies. */
+  trustProxy: boolean | number | string;
   dataDir: string;
   adminToken: string | undefined;
   embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string };
@@ -97,6 +155,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: env.PORT,
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     adminToken: env.ADMIN_TOKEN,
     embeddings: {
@@ -122,4 +182,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : { kind: "database" },
     logLevel: env.LOG_LEVEL,
   };
+}
+
+/** DATABASE_URL alone, for `npm run migrate`, which needs none of the web process's settings. */
+export function loadDatabaseUrl(source: NodeJS.ProcessEnv = process.env): string | undefined {
+  const parsed = DatabaseUrl.safeParse(source.DATABASE_URL);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => `DATABASE_URL: ${issue.message}`));
+  return parsed.data;
 }

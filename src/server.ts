@@ -5,6 +5,7 @@ import { setUpFirstRun } from "./bootstrap/first-run";
 import { clearRunningServer, loadOrCreateLocalAdminToken, writeRunningServer } from "./bootstrap/local-files";
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
+import { DatabaseNotReadyError } from "./db/database-readiness";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
@@ -27,7 +28,7 @@ async function main(): Promise<void> {
   const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
 
   services.indexer.start();
-  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl });
+  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
@@ -74,7 +75,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof DatabaseNotReadyError) {
     console.error(error.message);
   } else {
     console.error("Failed to start:", error);

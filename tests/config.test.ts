@@ -30,6 +30,11 @@ describe("loadConfig", () => {
     [{ SIGNING_SECRET: "too-short" }, "SIGNING_SECRET"],
     [{ DOWNLOAD_URL_TTL_SECONDS: "5" }, "DOWNLOAD_URL_TTL_SECONDS"],
     [{ DOWNLOAD_URL_TTL_SECONDS: "one hour" }, "DOWNLOAD_URL_TTL_SECONDS"],
+    [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+    [{ DATABASE_POOL_SIZE: "many" }, "DATABASE_POOL_SIZE"],
+    [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "10.0.0.0/33" }, "TRUST_PROXY"],
+    [{ TRUST_PROXY: "loopback, router.internal" }, "TRUST_PROXY"],
   ])("refuses %p naming %s", (env, variable) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(new RegExp(`^Invalid configuration:\\n  - ${variable}: `));
@@ -42,5 +47,49 @@ describe("loadConfig", () => {
     } catch (error) {
       expect((error as ConfigError).problems).toHaveLength(2);
     }
+  });
+});
+
+describe("production settings with DATABASE_URL", () => {
+  const production = {
+    DATABASE_URL: "postgres://db.example/wsi",
+    PUBLIC_BASE_URL: "https://wsi.example.com",
+    SIGNING_SECRET: "s".repeat(32),
+  };
+
+  it("accepts a managed database with its public address and signing secret", () => {
+    expect(loadConfig(production)).toMatchObject({ databaseUrl: production.DATABASE_URL, publicBaseUrl: production.PUBLIC_BASE_URL });
+  });
+
+  it("requires PUBLIC_BASE_URL", () => {
+    expect(() => loadConfig({ ...production, PUBLIC_BASE_URL: "" })).toThrow(/PUBLIC_BASE_URL: is required when DATABASE_URL is set/);
+  });
+
+  it("requires SIGNING_SECRET while files are served from the database", () => {
+    expect(() => loadConfig({ ...production, SIGNING_SECRET: "" })).toThrow(/SIGNING_SECRET: is required when DATABASE_URL is set and FILE_STORAGE=database/);
+  });
+
+  it("does not require SIGNING_SECRET when S3 serves the files", () => {
+    expect(loadConfig({ ...production, SIGNING_SECRET: "", FILE_STORAGE: "s3", S3_BUCKET: "skills" }).signingSecret).toBeUndefined();
+  });
+
+  it("requires neither on the embedded database", () => {
+    expect(loadConfig({})).toMatchObject({ publicBaseUrl: undefined, signingSecret: undefined });
+  });
+
+  it("sizes the pool at 5 connections per process unless DATABASE_POOL_SIZE says otherwise", () => {
+    expect(loadConfig(production).databasePoolSize).toBe(5);
+    expect(loadConfig({ ...production, DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
+  });
+
+  it.each([
+    [undefined, false],
+    ["false", false],
+    ["true", true],
+    ["1", 1],
+    ["loopback, 10.0.0.0/8", "loopback, 10.0.0.0/8"],
+    ["::1", "::1"],
+  ])("reads TRUST_PROXY=%p as Express's trust proxy %p", (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
   });
 });

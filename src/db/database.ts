@@ -3,6 +3,8 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Pool } from "pg";
 import { PrismaClient } from "../generated/prisma/client";
 import type { EmbeddedDatabase } from "./embedded-database";
+import type { SqlExecutor } from "./migrations";
+import { postgresExecutor } from "./postgres-executor";
 
 export type Db = PrismaClient;
 /** What a repository may run: the client itself or the client of an interactive transaction. */
@@ -11,6 +13,8 @@ export type DbTx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$tra
 export interface Database {
   kind: "embedded" | "postgres";
   prisma: Db;
+  /** Plain SQL outside Prisma: migrations and start-up checks. */
+  executor: SqlExecutor;
   /** Answers when the database answers; used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -21,6 +25,7 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
   return {
     kind: "embedded",
     prisma,
+    executor: embedded.executor,
     ping: async () => {
       await embedded.pg.query("SELECT 1");
     },
@@ -31,12 +36,17 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
   };
 }
 
-export function postgresDatabase(connectionString: string): Database {
-  const pool = new Pool({ connectionString });
+/** A managed Postgres through one `pg` pool of at most `poolSize` connections per process. */
+export function postgresDatabase(connectionString: string, poolSize?: number): Database {
+  const pool = new Pool({ connectionString, ...(poolSize ? { max: poolSize } : {}) });
+  // The pool drops an idle connection the server closes (restart, failover, a terminated backend)
+  // and opens another on next use, but it also emits the error: unheard, that ends the process.
+  pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",
     prisma,
+    executor: postgresExecutor(pool),
     ping: async () => {
       await pool.query("SELECT 1");
     },

@@ -51,10 +51,7 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  */
 export async function applyMigrations(db: SqlExecutor, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   await db.exec(CREATE_TRACKING_TABLE);
-  const applied = await db.query<{ migration_name: string; checksum: string }>(
-    `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-  );
-  const appliedByName = new Map(applied.map((row) => [row.migration_name, row.checksum]));
+  const appliedByName = await appliedChecksums(db);
   const done: string[] = [];
   for (const migration of migrations) {
     const previous = appliedByName.get(migration.name);
@@ -80,4 +77,50 @@ export async function applyMigrations(db: SqlExecutor, migrations: Migration[] =
     done.push(migration.name);
   }
   return done;
+}
+
+async function appliedChecksums(db: SqlExecutor): Promise<Map<string, string>> {
+  const applied = await db.query<{ migration_name: string; checksum: string }>(
+    `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+  );
+  return new Map(applied.map((row) => [row.migration_name, row.checksum]));
+}
+
+/** Committed migrations the database has not applied, and applied ones whose file has changed since. */
+export async function migrationStatus(
+  db: SqlExecutor,
+  migrations: Migration[] = loadMigrations(),
+): Promise<{ pending: string[]; changed: string[] }> {
+  const [table] = await db.query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
+  const appliedByName = table?.exists ? await appliedChecksums(db) : new Map<string, string>();
+  return {
+    pending: migrations.filter((m) => !appliedByName.has(m.name)).map((m) => m.name),
+    changed: migrations.filter((m) => appliedByName.has(m.name) && appliedByName.get(m.name) !== m.checksum).map((m) => m.name),
+  };
+}
+
+/**
+ * The session-level advisory lock `prisma migrate deploy` takes, so that two releases, or this
+ * runner and the Prisma CLI, never migrate one database at the same time.
+ */
+export const MIGRATION_LOCK_KEY = 72707369;
+
+/**
+ * Applies pending migrations while holding the migration lock; a second runner waits for the first
+ * and then finds nothing left to do. `db` must be one session (not a pool): the lock belongs to it.
+ */
+export async function applyMigrationsUnderLock(
+  db: SqlExecutor,
+  options: { migrations?: Migration[]; onWait?: () => void } = {},
+): Promise<string[]> {
+  const [tried] = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock($1) AS locked`, [MIGRATION_LOCK_KEY]);
+  if (!tried?.locked) {
+    options.onWait?.();
+    await db.query(`SELECT pg_advisory_lock($1)`, [MIGRATION_LOCK_KEY]);
+  }
+  try {
+    return await applyMigrations(db, options.migrations);
+  } finally {
+    await db.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK_KEY]);
+  }
 }

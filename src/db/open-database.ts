@@ -1,14 +1,25 @@
 import type { Config } from "../config";
 import { embeddedDatabase, postgresDatabase, type Database } from "./database";
+import { assertDatabaseReady } from "./database-readiness";
 import { openEmbeddedDatabase } from "./embedded-database";
 import { applyMigrations } from "./migrations";
 
 /**
  * The database the configuration names: the managed Postgres of DATABASE_URL (migrated by the
- * release phase), or the embedded engine under DATA_DIR, migrated here before first use.
+ * release phase, and refused here until it is), or the embedded engine under DATA_DIR, migrated
+ * here before first use.
  */
-export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir">): Promise<Database> {
-  if (config.databaseUrl) return postgresDatabase(config.databaseUrl);
+export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir" | "databasePoolSize">): Promise<Database> {
+  if (config.databaseUrl) {
+    const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
+    try {
+      await assertDatabaseReady(database.executor);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+    return database;
+  }
   const embedded = await openEmbeddedDatabase(config.dataDir);
   try {
     await applyMigrations(embedded.executor);

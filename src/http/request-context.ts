@@ -24,6 +24,8 @@ export function requestLog(logger: Logger) {
           method: req.method,
           path: req.originalUrl.split("?")[0],
           status: res.statusCode,
+          // The client's address as TRUST_PROXY resolves it (the router's own address without it).
+          ip: req.ip,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         },
         "request",

@@ -4,6 +4,7 @@ import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import type { ConnectorType, DataSourceStatus } from "../generated/prisma/enums";
 import { newId } from "../lib/ids";
+import { byCodePoints } from "../lib/code-point-order";
 
 export type TableSchemaEntry = z.infer<typeof TableSchemaEntrySchema>;
 export type TableAnnotation = z.infer<typeof TableAnnotationSchema>;
@@ -47,8 +48,8 @@ const jsonOrNull = (value: unknown) => (value === undefined ? Prisma.DbNull : (v
 export function createDataSourceRepository(db: DbTx) {
   return {
     async listByWorkspace(workspaceId: string): Promise<DataSourceRecord[]> {
-      const rows = await db.dataSource.findMany({ where: { workspaceId }, select: METADATA_FIELDS, orderBy: { name: "asc" } });
-      return rows.map(toRecord);
+      const rows = await db.dataSource.findMany({ where: { workspaceId }, select: METADATA_FIELDS });
+      return rows.map(toRecord).sort(byCodePoints((source) => source.name));
     },
 
     async findByName(workspaceId: string, name: string): Promise<DataSourceRecord | null> {

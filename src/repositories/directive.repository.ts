@@ -1,5 +1,6 @@
 import type { DbTx } from "../db/database";
 import { newId } from "../lib/ids";
+import { byCodePoints } from "../lib/code-point-order";
 
 export interface DirectiveRecord {
   id: string;
@@ -10,12 +11,9 @@ export interface DirectiveRecord {
 export function createDirectiveRepository(db: DbTx) {
   return {
     /** The workspace's directives by name, so that the briefing reads the same on every call. */
-    listByWorkspace(workspaceId: string): Promise<DirectiveRecord[]> {
-      return db.directive.findMany({
-        where: { workspaceId },
-        select: { id: true, name: true, content: true },
-        orderBy: [{ name: "asc" }, { id: "asc" }],
-      });
+    async listByWorkspace(workspaceId: string): Promise<DirectiveRecord[]> {
+      const directives = await db.directive.findMany({ where: { workspaceId }, select: { id: true, name: true, content: true } });
+      return directives.sort(byCodePoints((directive) => directive.name));
     },
 
     async upsertByName(workspaceId: string, directive: { name: string; content: string }): Promise<void> {

@@ -1,6 +1,7 @@
 import type { DbTx } from "../db/database";
 import type { SkillFileKind, SkillSource } from "../generated/prisma/enums";
 import { newId } from "../lib/ids";
+import { byCodePoints } from "../lib/code-point-order";
 
 export interface SkillFileRecord {
   path: string;
@@ -33,8 +34,8 @@ const FILE_FIELDS = { path: true, kind: true, size: true, contentType: true, sto
 export function createSkillRepository(db: DbTx) {
   return {
     /** Enabled skills by name, each with its file entries by path. */
-    listEnabled(workspaceId: string): Promise<SkillRecord[]> {
-      return db.skill.findMany({
+    async listEnabled(workspaceId: string): Promise<SkillRecord[]> {
+      const skills = await db.skill.findMany({
         where: { workspaceId, enabled: true },
         select: {
           name: true,
@@ -44,10 +45,11 @@ export function createSkillRepository(db: DbTx) {
           official: true,
           allowedTools: true,
           compatibility: true,
-          files: { select: { path: true, kind: true, size: true }, orderBy: { path: "asc" } },
+          files: { select: { path: true, kind: true, size: true } },
         },
-        orderBy: { name: "asc" },
       });
+      for (const skill of skills) skill.files.sort(byCodePoints((file) => file.path));
+      return skills.sort(byCodePoints((skill) => skill.name));
     },
 
     async findEnabledId(workspaceId: string, name: string): Promise<string | null> {

@@ -1,14 +1,24 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { migrateDatabase } from "../../src/db/database-readiness";
 import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { applyMigrations } from "../../src/db/migrations";
+import { TEST_DATABASE_URL, createEmptyDatabase, uniqueDatabaseName } from "./postgres-server";
 
 /**
- * Builds one migrated database and saves its data dir; each test file starts its own fresh
- * database from that snapshot (≈0.7 s) instead of initialising and migrating one (≈5 s).
+ * Builds one migrated database and saves it; each test file starts its own fresh database from
+ * that snapshot (≈0.7 s on the embedded engine, ≈0.1 s on a server) instead of initialising and
+ * migrating one (≈5 s). With TEST_DATABASE_URL the template is a database on that server,
+ * migrated by the same runner as `npm run migrate`.
  */
 export default async function globalSetup(): Promise<void> {
+  if (TEST_DATABASE_URL) {
+    const template = uniqueDatabaseName("wsi_test");
+    await migrateDatabase(await createEmptyDatabase(TEST_DATABASE_URL, template));
+    process.env.WSI_TEST_PG_TEMPLATE = template;
+    return;
+  }
   const database = await openMemoryDatabase();
   await applyMigrations(database.executor);
   const dump = await database.pg.dumpDataDir("none");

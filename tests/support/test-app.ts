@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { Express } from "express";
 import { buildApp } from "../../src/app";
-import { embeddedDatabase, type Database } from "../../src/db/database";
+import { DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
+import { embeddedDatabase, postgresDatabase, type Database } from "../../src/db/database";
 import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { systemClock, type Clock } from "../../src/lib/clock";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { createServices, type FileSettings, type Services } from "../../src/services";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
+import { TEST_DATABASE_URL, createMigratedDatabase } from "./postgres-server";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
@@ -19,22 +21,47 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh real database (embedded Postgres from the migrated snapshot) and the real app over it. */
+/**
+ * A fresh real database: on the PostgreSQL pass (TEST_DATABASE_URL) a new database on that server,
+ * dropped on close; otherwise embedded Postgres from the migrated snapshot.
+ */
 export async function openTestDatabase(): Promise<Database> {
+  if (TEST_DATABASE_URL) {
+    const created = await createMigratedDatabase(TEST_DATABASE_URL);
+    const database = postgresDatabase(created.url, DEFAULT_DATABASE_POOL_SIZE);
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        await created.drop();
+      },
+    };
+  }
   const template = process.env.WSI_TEST_TEMPLATE;
   if (!template) throw new Error("WSI_TEST_TEMPLATE is not set: run the tests through jest's global setup");
   return embeddedDatabase(await openMemoryDatabase(new Blob([readFileSync(template)])));
 }
 
 export async function createTestApp(
-  options: { adminToken?: string | null; clock?: Clock; logger?: Logger; embeddings?: EmbeddingsProvider; files?: FileSettings } = {},
+  options: {
+    adminToken?: string | null;
+    clock?: Clock;
+    logger?: Logger;
+    embeddings?: EmbeddingsProvider;
+    files?: FileSettings;
+    trustProxy?: boolean | number | string;
+    /** Another process's view of an existing PostgreSQL database: its own pool; close leaves the database. */
+    databaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase();
+  const database = options.databaseUrl
+    ? postgresDatabase(options.databaseUrl, DEFAULT_DATABASE_POOL_SIZE)
+    : await openTestDatabase();
   const logger = options.logger ?? createLogger("silent");
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy });
   return {
     app,
     services,

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     await page.waitForSelector("article.artifact");
     await page.click("details.evidence > summary").catch(() => undefined);
     // A viewport as tall as the page, rather than a stitched full-page shot, keeps sticky parts in place.
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    const height = Number(await page.evaluate("document.documentElement.scrollHeight"));
     await page.setViewportSize({ width: 1280, height });
     await page.screenshot({ path: "docs/images/console-artifact.png" });
   } finally {

@@ -112,15 +112,15 @@ describe("the review console in a browser", () => {
     await expect(page.locator("[data-block=Markdown] strong").textContent()).resolves.toBe("June pricing change");
     await expect(page.locator(".metric-change.direction-up").count()).resolves.toBe(1);
     await expect(page.locator(".metric-change.direction-down").count()).resolves.toBe(1);
-    await expect(page.locator("[data-block=ChartImage] img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+    await expect(page.locator("[data-block=ChartImage] img").evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0)).resolves.toBe(true);
     await expect(page.locator("[data-block=DataTable] tbody tr").count()).resolves.toBe(3);
     // Provenance sits only inside the appendix, which starts closed.
     const evidence = page.locator("details.evidence");
-    await expect(evidence.evaluate((d: HTMLDetailsElement) => d.open)).resolves.toBe(false);
+    await expect(evidence.getAttribute("open")).resolves.toBeNull();
     await expect(page.locator("[data-block=SqlEvidence]").isVisible()).resolves.toBe(false);
     await page.click("details.evidence > summary");
     await expect(page.locator("[data-block=SqlEvidence] code").textContent()).resolves.toContain("FROM churn_by_quarter");
-    await expect(page.locator("[data-section=code]").evaluate((d: HTMLDetailsElement) => d.open)).resolves.toBe(false);
+    await expect(page.locator("[data-section=code]").getAttribute("open")).resolves.toBeNull();
     await expect(page.locator("[data-section=recommendations] .callout-warning").textContent()).resolves.toContain("October is partial");
     await expect(page.locator("[data-section=similar]").textContent()).resolves.toContain("Enterprise logo churn fell in Q2");
   });

@@ -12,7 +12,7 @@ const versions = new Map<string, string>();
  * The address of an asset with a version taken from its content, so that a year-long cache is
  * safe: a changed file gets a new address.
  */
-export function assetUrl(file: "console.css" | "console.js"): string {
+export function assetUrl(file: "console.css" | "console.js" | "favicon.svg"): string {
   let version = versions.get(file);
   if (!version) {
     version = createHash("sha256").update(readFileSync(path.join(ASSETS_DIR, file))).digest("hex").slice(0, 12);

@@ -33,6 +33,7 @@ export function layout(title: string, chrome: PageChrome, content: SafeHtml): Sa
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title} · Review console</title>
+<link rel="icon" type="image/svg+xml" href="${assetUrl("favicon.svg")}">
 <link rel="stylesheet" href="${assetUrl("console.css")}">
 <script src="${assetUrl("console.js")}" defer></script>
 </head>

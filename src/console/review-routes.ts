@@ -73,16 +73,14 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
             return [];
           })
         : [];
-    const workspace = workspaceOf(res, artifact.workspaceId)!;
     const csrfToken = localsOf(res).csrfToken ?? "";
     sendPage(
       res,
       status,
       artifactPage(
-        { ...chromeOf(res, { workspaceId: workspace.id, active: "queue" }), csrfToken },
+        { ...chromeOf(res, { workspaceId: artifact.workspaceId, active: "queue" }), csrfToken },
         {
           artifact,
-          workspaceName: workspace.name,
           similar,
           previousHref: index > 0 ? href(entries[index - 1]?.id) : undefined,
           nextHref: index >= 0 ? href(entries[index + 1]?.id) : undefined,

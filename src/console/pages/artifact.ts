@@ -21,7 +21,6 @@ const codeOf = listOf(
 
 export interface ArtifactView {
   artifact: ArtifactRecord;
-  workspaceName: string;
   similar: Array<ArtifactRecord & { score: number }>;
   /** Neighbours in the queue the reviewer came from, for j/k. */
   previousHref?: string;

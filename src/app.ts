@@ -4,6 +4,7 @@ import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { mountRoutes } from "./http/mount-routes";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
+import { consoleRouter } from "./console/router";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
 import { downloadFileRoute } from "./routes/downloads/download-file";
@@ -40,6 +41,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
     });
   }
   app.use(router);
+  app.use("/console", consoleRouter(services, logger));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

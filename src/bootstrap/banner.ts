@@ -17,6 +17,11 @@ export function startupBanner(options: {
       `The key is shown this once; only its hash is stored:`,
       "",
       `  API_KEY=${firstRun.apiKey}`,
+      "",
+      `Review console: ${baseUrl}/console — sign in as (shown this once; only a hash is stored):`,
+      "",
+      `  email:    ${firstRun.reviewer.email}`,
+      `  password: ${firstRun.reviewer.password}`,
     );
   }
   if (options.adminToken && options.adminTokenGenerated) {

@@ -1,3 +1,4 @@
+import { randomBase62 } from "../lib/ids";
 import type { Services } from "../services";
 import { DEMO_DOCUMENT, loadDemoDocument } from "./demo-workspace";
 
@@ -6,11 +7,15 @@ export interface FirstRunResult {
   workspaceName: string;
   apiKey: string;
   demoDocument: string;
+  /** A reviewer sign-in for the console; the password exists only here and in the banner. */
+  reviewer: { email: string; password: string };
 }
+
+export const DEMO_REVIEWER_EMAIL = "reviewer@example.com";
 
 /**
  * On an empty embedded database: the Demo workspace filled from the demo document, and a
- * full-access key whose secret is shown once. The document is read before anything is created,
+ * full-access key whose secret is shown once, and a console reviewer whose password is shown once. The document is read before anything is created,
  * so a broken one cannot leave a workspace whose key was never printed. Vectors are left to the
  * background indexer, so the first start does not wait for embeddings.
  */
@@ -20,5 +25,7 @@ export async function setUpFirstRun(services: Services): Promise<FirstRunResult 
   const workspace = await services.workspaces.create({ name: "Demo", organization: "Demo" });
   await services.imports.importDocument(workspace.id, demo);
   const key = await services.apiKeys.create(workspace.id, { name: "demo" });
-  return { workspaceId: workspace.id, workspaceName: workspace.name, apiKey: key.key, demoDocument: DEMO_DOCUMENT };
+  const reviewer = { email: DEMO_REVIEWER_EMAIL, password: randomBase62(20) };
+  await services.reviewers.add(workspace.id, { ...reviewer, name: "Demo reviewer" });
+  return { workspaceId: workspace.id, workspaceName: workspace.name, apiKey: key.key, demoDocument: DEMO_DOCUMENT, reviewer };
 }

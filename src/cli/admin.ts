@@ -14,6 +14,10 @@ API keys
   key:create --workspace ID --name NAME [--scopes a,b]   prints the secret once
   key:list --workspace ID
   key:revoke --key ID
+Reviewers (sign-ins for the review console at /console)
+  reviewer:add --workspace ID --email EMAIL --name NAME --password PASSWORD
+  reviewer:list --workspace ID
+  reviewer:remove --workspace ID --reviewer ID
 Review
   artifacts --workspace ID [--status draft|validated|disputed]
   validate --artifact ID --by NAME
@@ -60,6 +64,16 @@ const COMMANDS: Record<string, (options: Options) => Request> = {
   }),
   "key:list": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/keys` }),
   "key:revoke": (o) => ({ method: "DELETE", path: `/admin/v1/keys/${enc(required(o, "key"))}` }),
+  "reviewer:add": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers`,
+    body: { email: required(o, "email"), name: required(o, "name"), password: required(o, "password") },
+  }),
+  "reviewer:list": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers` }),
+  "reviewer:remove": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers/${enc(required(o, "reviewer"))}`,
+  }),
   artifacts: (o) => ({
     method: "GET",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/artifacts${o.status ? `?status=${enc(o.status)}` : ""}`,
@@ -97,6 +111,9 @@ const OPTIONS = {
   key: text,
   status: text,
   artifact: text,
+  email: text,
+  password: text,
+  reviewer: text,
   by: text,
   reason: text,
   file: text,

@@ -15,7 +15,7 @@ export function randomBase62(length: number): string {
 }
 
 /** Opaque, deployment-unique ids with a prefix that tells a human what they point at. */
-export function newId(prefix: "org" | "ws" | "key" | "art" | "mem" | "dir" | "ds" | "qp" | "el" | "skl" | "skf" | "idem"): string {
+export function newId(prefix: "org" | "ws" | "key" | "art" | "mem" | "dir" | "ds" | "qp" | "el" | "skl" | "skf" | "idem" | "rev" | "ses"): string {
   return `${prefix}_${randomBase62(22)}`;
 }
 

@@ -52,6 +52,20 @@ export const ARTIFACT_FIELDS = {
 
 export type ArtifactRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_FIELDS }>;
 
+const QUEUE_FIELDS = {
+  id: true,
+  status: true,
+  trigger: true,
+  summary: true,
+  confidence: true,
+  createdBy: true,
+  createdAt: true,
+  validatedBy: true,
+  disputeReason: true,
+} as const satisfies Prisma.ArtifactSelect;
+
+export type QueueEntry = Prisma.ArtifactGetPayload<{ select: typeof QUEUE_FIELDS }>;
+
 export interface FeedbackPosition {
   createdAt: Date;
   id: string;
@@ -142,6 +156,43 @@ export function createArtifactRepository(db: DbTx) {
         where: { workspaceId, ...(status ? { status } : {}) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         select: ARTIFACT_FIELDS,
+      });
+    },
+
+    /** The review queue without bodies: newest first, optionally of one status and one pushing key. */
+    listQueue(
+      workspaceId: string,
+      options: { status?: ArtifactStatus; pushedByKeyId?: string; take: number },
+    ): Promise<QueueEntry[]> {
+      return db.artifact.findMany({
+        where: {
+          workspaceId,
+          ...(options.status ? { status: options.status } : {}),
+          ...(options.pushedByKeyId ? { createdByKeyId: options.pushedByKeyId } : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: options.take,
+        select: QUEUE_FIELDS,
+      });
+    },
+
+    /** How many artifacts of the workspace are in each status, optionally of one pushing key. */
+    async countByStatus(workspaceId: string, pushedByKeyId?: string): Promise<Record<ArtifactStatus, number>> {
+      const groups = await db.artifact.groupBy({
+        by: ["status"],
+        where: { workspaceId, ...(pushedByKeyId ? { createdByKeyId: pushedByKeyId } : {}) },
+        _count: { _all: true },
+      });
+      const counts: Record<ArtifactStatus, number> = { draft: 0, validated: 0, disputed: 0 };
+      for (const group of groups) counts[group.status] = group._count._all;
+      return counts;
+    },
+
+    /** An artifact in any status, if it belongs to one of the given workspaces. */
+    findInWorkspaces(workspaceIds: string[], artifactId: string): Promise<(ArtifactRecord & { workspaceId: string }) | null> {
+      return db.artifact.findFirst({
+        where: { id: artifactId, workspaceId: { in: workspaceIds } },
+        select: { ...ARTIFACT_FIELDS, workspaceId: true },
       });
     },
 

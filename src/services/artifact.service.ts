@@ -62,6 +62,18 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     return { artifactId: (earlier.responseBody as { artifactId: string }).artifactId, replayed: true };
   }
 
+  /** Validated artifacts of the workspace ranked by the hybrid score (vector similarity fused with text rank). */
+  async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactRecord & { score: number }>> {
+    const query = await embedQuery(deps.embeddings, text, deps.logger);
+    const { candidates, queryLexemeCount } = await deps.search.candidates(workspaceId, text, query);
+    const ranked = rankCandidates(candidates, queryLexemeCount, limit);
+    const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
+    return ranked.flatMap((candidate) => {
+      const record = records.get(candidate.id);
+      return record ? [{ ...record, score: candidate.score }] : [];
+    });
+  }
+
   return {
     /** Stores a draft and answers as soon as it is stored; its vector follows in the background. */
     async push(principal: ApiKeyPrincipal, request: CreateArtifactRequest, idempotencyKey?: string): Promise<PushResult> {
@@ -101,16 +113,10 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
       }
     },
 
-    async search(principal: ApiKeyPrincipal, text: string, limit: number): Promise<Array<ArtifactRecord & { score: number }>> {
-      const query = await embedQuery(deps.embeddings, text, deps.logger);
-      const { candidates, queryLexemeCount } = await deps.search.candidates(principal.workspaceId, text, query);
-      const ranked = rankCandidates(candidates, queryLexemeCount, limit);
-      const records = new Map((await artifacts.findValidatedByIds(principal.workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
-      return ranked.flatMap((candidate) => {
-        const record = records.get(candidate.id);
-        return record ? [{ ...record, score: candidate.score }] : [];
-      });
-    },
+    search: (principal: ApiKeyPrincipal, text: string, limit: number) => searchWorkspace(principal.workspaceId, text, limit),
+
+    /** The same hybrid search by workspace id, for callers that are not an API key (the review console). */
+    searchWorkspace,
 
     /** A validated artifact of the key's workspace; the same 404 for unknown, draft, disputed and foreign ids. */
     async getValidated(principal: ApiKeyPrincipal, artifactId: string): Promise<ArtifactRecord> {

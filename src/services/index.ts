@@ -24,6 +24,8 @@ import { createDownloadService } from "./download.service";
 import { createImportService, type ImportUnitOfWork } from "./import.service";
 import { createMemoryService } from "./memory.service";
 import { createReviewService } from "./review.service";
+import { createReviewerService } from "./reviewer.service";
+import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
 import { EmbeddingIndexer } from "../search/embedding-indexer";
@@ -92,6 +94,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       inTransaction: (fn) => db.$transaction((tx) => fn(createArtifactRepository(tx))),
       clock,
     }),
+    reviewers: createReviewerService({ reviewers: createReviewerRepository(db), workspaces, clock }),
     briefing: createBriefingService({ workspaces, directives, memories, logger }),
     memories: createMemoryService({ memories, embeddings, logger }),
     dataSources: createDataSourceService({

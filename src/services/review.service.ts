@@ -1,11 +1,11 @@
 import type { ArtifactStatus } from "../generated/prisma/client";
 import { conflict, notFound } from "../http/api-error";
 import type { Clock } from "../lib/clock";
-import type { ArtifactRecord, ArtifactRepository } from "../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactRepository, QueueEntry } from "../repositories/artifact.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 
 export interface ReviewServiceDeps {
-  artifacts: Pick<ArtifactRepository, "listForReview" | "findStatus">;
+  artifacts: Pick<ArtifactRepository, "listForReview" | "listQueue" | "findStatus" | "countByStatus" | "findInWorkspaces">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   /** Runs the review write in one transaction with a repository bound to it. */
   inTransaction<T>(fn: (artifacts: Pick<ArtifactRepository, "review">) => Promise<T>): Promise<T>;
@@ -31,6 +31,16 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
     async queue(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactRecord[]> {
       if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
       return artifacts.listForReview(workspaceId, status);
+    },
+    /** The console's queue: bodies left out, at most `take` entries. */
+    queueEntries: (workspaceId: string, options: { status?: ArtifactStatus; pushedByKeyId?: string; take: number }): Promise<QueueEntry[]> =>
+      artifacts.listQueue(workspaceId, options),
+    countByStatus: (workspaceId: string, pushedByKeyId?: string) => artifacts.countByStatus(workspaceId, pushedByKeyId),
+    /** An artifact in any status from one of these workspaces; the same 404 for unknown and foreign ids. */
+    async findIn(workspaceIds: string[], artifactId: string): Promise<ArtifactRecord & { workspaceId: string }> {
+      const record = await artifacts.findInWorkspaces(workspaceIds, artifactId);
+      if (!record) throw notFound(`Artifact ${artifactId} not found`);
+      return record;
     },
     validate: (artifactId: string, by: string) => decide(artifactId, { status: "validated", by }),
     dispute: (artifactId: string, by: string, reason: string) => decide(artifactId, { status: "disputed", by, reason }),

@@ -82,6 +82,22 @@ describe("the server process on an embedded database", () => {
     expect(server!.output()).toContain('created workspace "Demo"');
   });
 
+  it("prints a reviewer sign-in for the Demo workspace that opens the console", async () => {
+    const email = /email: +(\S+)/.exec(server!.output())![1]!;
+    const password = /password: +(\S+)/.exec(server!.output())![1]!;
+    const form = await fetch(`${server!.baseUrl}/console/sign-in`);
+    const cookie = form.headers.get("set-cookie")!.split(";")[0]!;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const res = await fetch(`${server!.baseUrl}/console/sign-in`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: csrf, email, password }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("set-cookie")).toContain("wsi_console_session=");
+  });
+
   it("loads the demo workspace document into the Demo workspace on first run", async () => {
     const key = /API_KEY=(wsi_[0-9A-Za-z]+)/.exec(server!.output())![1];
     const res = await fetch(`${server!.baseUrl}/api/v1/briefing`, { headers: { authorization: `Bearer ${key}` } });

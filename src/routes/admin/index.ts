@@ -3,6 +3,7 @@ import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
+import { createReviewerRoute, listReviewersRoute, removeReviewerRoute } from "./reviewers";
 import { disputeArtifactRoute, listReviewQueueRoute, validateArtifactRoute } from "./review";
 import { createWorkspaceRoute, updateWorkspaceRoute } from "./workspaces";
 
@@ -19,6 +20,9 @@ export function adminV1Routes(): Route[] {
     disputeArtifactRoute,
     importWorkspaceRoute,
     reindexWorkspaceRoute,
+    createReviewerRoute,
+    listReviewersRoute,
+    removeReviewerRoute,
   ];
   routes.push(
     openApiDocumentRoute("/admin/v1/openapi.json", () => routes, {

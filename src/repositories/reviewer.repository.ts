@@ -1,0 +1,103 @@
+import type { DbTx } from "../db/database";
+import { newId } from "../lib/ids";
+
+export interface ReviewerRecord {
+  id: string;
+  email: string;
+  name: string;
+  createdAt: Date;
+}
+
+const REVIEWER_FIELDS = { id: true, email: true, name: true, createdAt: true } as const;
+
+export function createReviewerRepository(db: DbTx) {
+  return {
+    /** Creates the account, or updates name and password of the one with this email. */
+    upsert(data: { email: string; name: string; passwordHash: string }): Promise<ReviewerRecord> {
+      return db.reviewer.upsert({
+        where: { email: data.email },
+        create: { id: newId("rev"), ...data },
+        update: { name: data.name, passwordHash: data.passwordHash },
+        select: REVIEWER_FIELDS,
+      });
+    },
+
+    async addMembership(workspaceId: string, reviewerId: string): Promise<void> {
+      await db.workspaceReviewer.upsert({
+        where: { workspaceId_reviewerId: { workspaceId, reviewerId } },
+        create: { workspaceId, reviewerId },
+        update: {},
+      });
+    },
+
+    async listByWorkspace(workspaceId: string): Promise<ReviewerRecord[]> {
+      const rows = await db.workspaceReviewer.findMany({
+        where: { workspaceId },
+        select: { reviewer: { select: REVIEWER_FIELDS } },
+        orderBy: { reviewer: { email: "asc" } },
+      });
+      return rows.map((row) => row.reviewer);
+    },
+
+    /** Removes the membership; an account left with no workspace is deleted with its sessions. */
+    async removeMembership(workspaceId: string, reviewerId: string): Promise<boolean> {
+      const removed = await db.workspaceReviewer.deleteMany({ where: { workspaceId, reviewerId } });
+      if (removed.count === 0) return false;
+      await db.reviewer.deleteMany({ where: { id: reviewerId, workspaces: { none: {} } } });
+      return true;
+    },
+
+    findByEmail(email: string): Promise<(ReviewerRecord & { passwordHash: string }) | null> {
+      return db.reviewer.findUnique({ where: { email }, select: { ...REVIEWER_FIELDS, passwordHash: true } });
+    },
+
+    /** The workspaces a reviewer belongs to, by name. */
+    async workspacesOf(reviewerId: string): Promise<Array<{ id: string; name: string }>> {
+      const rows = await db.workspaceReviewer.findMany({
+        where: { reviewerId },
+        select: { workspace: { select: { id: true, name: true } } },
+        orderBy: [{ workspace: { name: "asc" } }, { workspaceId: "asc" }],
+      });
+      return rows.map((row) => row.workspace);
+    },
+
+    async createSession(reviewerId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+      await db.reviewerSession.create({ data: { id: newId("ses"), reviewerId, tokenHash, expiresAt } });
+    },
+
+    async findSession(tokenHash: string, now: Date): Promise<ReviewerRecord | null> {
+      const session = await db.reviewerSession.findFirst({
+        where: { tokenHash, expiresAt: { gt: now } },
+        select: { reviewer: { select: REVIEWER_FIELDS } },
+      });
+      return session?.reviewer ?? null;
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.reviewerSession.deleteMany({ where: { tokenHash } });
+    },
+
+    async deleteExpiredSessions(now: Date): Promise<void> {
+      await db.reviewerSession.deleteMany({ where: { expiresAt: { lte: now } } });
+    },
+
+    failures(subjects: string[]): Promise<Array<{ subject: string; failures: number; lastFailedAt: Date }>> {
+      return db.signInFailure.findMany({ where: { subject: { in: subjects } } });
+    },
+
+    /** Counts one more failure, starting again from one when the last was before `forgetBefore`. */
+    async recordFailure(subject: string, at: Date, forgetBefore: Date): Promise<void> {
+      await db.$executeRaw`
+        INSERT INTO sign_in_failures (subject, failures, last_failed_at) VALUES (${subject}, 1, ${at})
+        ON CONFLICT (subject) DO UPDATE SET
+          failures = CASE WHEN sign_in_failures.last_failed_at < ${forgetBefore} THEN 1 ELSE sign_in_failures.failures + 1 END,
+          last_failed_at = ${at}`;
+    },
+
+    async clearFailures(subject: string): Promise<void> {
+      await db.signInFailure.deleteMany({ where: { subject } });
+    },
+  };
+}
+
+export type ReviewerRepository = ReturnType<typeof createReviewerRepository>;

@@ -38,6 +38,11 @@ describe("retrieval quality on the judged set", () => {
     expect(hit3("queryIntelligence")).toBeGreaterThanOrEqual(0.8);
   });
 
+  it("returns nothing or little for queries about nothing in the workspace", () => {
+    const returned = report.unrelated.reduce((sum, u) => sum + u.artifacts + u.memories + u.queryIntelligence, 0);
+    expect(returned).toBeLessThanOrEqual(report.unrelated.length);
+  });
+
   it("never recalls an inactive memory", () => {
     expect(report.inactiveReturned).toBe(0);
   });

@@ -1,9 +1,8 @@
 import type { Db, DbTx } from "../db/database";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
-import type { SearchCandidate } from "../search/hybrid-score";
+import { hybridCandidatesSql, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 import type { QueryVector } from "../search/query-embedding";
-import { anyLexemeTsQuery, matchedLexemes, queryLexemes } from "../search/text-query";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
 export const CANDIDATES_PER_SIDE = 50;
@@ -16,10 +15,7 @@ export type NearestStrategy = "exact" | "hnsw";
  */
 export const EXACT_SCAN_MAX_VECTORS = 2_000;
 
-export interface ArtifactSearchCandidates {
-  candidates: SearchCandidate[];
-  queryLexemeCount: number;
-}
+export type ArtifactCandidate = CandidateScores;
 
 /**
  * The nearest-neighbour query of one strategy. Left to itself the planner picks either plan
@@ -74,35 +70,27 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
     /**
      * Candidates among the validated artifacts of one workspace: the nearest vectors of the
      * query's model, and the full-text hits on any of the query's words; each with its
-     * similarity (that of its nearer facet) and the query words it contains.
+     * similarity (that of its nearest vector row) and the query words it contains.
      */
-    candidates(workspaceId: string, text: string, query: QueryVector | undefined): Promise<ArtifactSearchCandidates> {
-      const lexemes = queryLexemes(text);
-      const tsQuery = anyLexemeTsQuery(lexemes);
-      const similarity = query
-        ? Prisma.sql`(SELECT max(1 - (e.embedding <=> ${toVectorLiteral(query.vector)}::vector)) FROM artifact_embeddings e
-                      WHERE e.artifact_id = c.id AND e.model = ${query.model})`
-        : Prisma.sql`NULL::float8`;
+    candidates(workspaceId: string, query: HybridQuery): Promise<ArtifactCandidate[]> {
       return db.$transaction(async (tx) => {
-        const nearestIds = query ? (await nearest(tx, workspaceId, query)).ids : [];
-        const rows = await tx.$queryRaw<Array<{ id: string; similarity: number | null; matchedLexemes: string[]; lexemeCount: number }>>`
-          WITH lexical AS (
-            SELECT a.id FROM artifacts a
-            WHERE a.workspace_id = ${workspaceId} AND a.status = 'validated' AND a.search_document @@ ${tsQuery}
-            ORDER BY ts_rank_cd(a.search_document, ${tsQuery}) DESC LIMIT ${CANDIDATES_PER_SIDE}
+        const nearestIds = query.vector ? (await nearest(tx, workspaceId, query.vector)).ids : [];
+        return tx.$queryRaw<ArtifactCandidate[]>(
+          hybridCandidatesSql(
+            {
+              table: "artifacts",
+              where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
+              columns: Prisma.sql`t.summary`,
+              vectors: {
+                kind: "rows",
+                nearestIds,
+                similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
+                                                           WHERE e.artifact_id = t.id AND e.model = ${model})`,
+              },
+            },
+            query,
           ),
-          candidate AS (SELECT unnest(${nearestIds}::text[]) AS id UNION SELECT id FROM lexical)
-          SELECT c.id,
-                 ${similarity} AS similarity,
-                 ${matchedLexemes(lexemes, Prisma.sql`a.search_document`)} AS "matchedLexemes",
-                 cardinality(${lexemes}) AS "lexemeCount"
-          FROM candidate c
-          JOIN artifacts a ON a.id = c.id
-          WHERE a.workspace_id = ${workspaceId} AND a.status = 'validated'`;
-        return {
-          candidates: rows.map((row) => ({ id: row.id, similarity: row.similarity, matchedLexemes: row.matchedLexemes })),
-          queryLexemeCount: Number(rows[0]?.lexemeCount ?? 0),
-        };
+        );
       });
     },
 

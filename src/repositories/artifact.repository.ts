@@ -1,3 +1,4 @@
+import { artifactBodyText } from "../search/artifact-body-text";
 import type { DbTx } from "../db/database";
 import { Prisma, type ArtifactStatus, type ArtifactTrigger } from "../generated/prisma/client";
 import { newId, newSortableId } from "../lib/ids";
@@ -92,6 +93,7 @@ export function createArtifactRepository(db: DbTx) {
           workspace: { connect: { id: workspaceId } },
           createdByKey: createdByKeyId ? { connect: { id: createdByKeyId } } : undefined,
           content: jsonOrNull(content),
+          bodyText: artifactBodyText(content) || null,
           keyFindings: jsonOrNull(keyFindings),
           recommendations: jsonOrNull(recommendations),
           dataSources: jsonOrNull(dataSources),

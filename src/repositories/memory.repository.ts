@@ -44,6 +44,7 @@ export function createMemoryRepository(db: DbTx) {
             table: "memories",
             where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.active`,
             columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
+            vectors: { kind: "own-column" },
           },
           query,
         ),

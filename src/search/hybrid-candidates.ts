@@ -1,8 +1,8 @@
 import { Prisma } from "../generated/prisma/client";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
+import type { LexemeStats, SearchCandidate } from "./hybrid-fusion";
 import type { QueryVector } from "./query-embedding";
-import { rankCandidates, type SearchCandidate } from "./hybrid-score";
-import { anyLexemeTsQuery, matchedLexemes, queryLexemes } from "./text-query";
+import { anyLexemeTsQuery, lexemeTsQuery, queryLexemes } from "./text-query";
 
 /** How many ids each half of the search (nearest vectors, full-text hits) contributes before fusion. */
 export const CANDIDATES_PER_HALF = 50;
@@ -13,39 +13,62 @@ export interface HybridQuery {
   vector?: QueryVector;
 }
 
-/** A table with `id`, `embedding`, `embedding_model` and a generated `search_document`. */
+/**
+ * Where a searched table keeps its vectors: in its own `embedding` column, or (artifacts) as rows
+ * of another table, whose nearest ids the caller found and whose similarity is the best of an
+ * item's rows.
+ */
+export type VectorSource =
+  | { kind: "own-column" }
+  | { kind: "rows"; nearestIds: string[]; similarity(vector: Prisma.Sql, model: string): Prisma.Sql };
+
+/** A table with `id` and a generated `search_document`, searched by meaning and by words. */
 export interface HybridSearchSource {
-  table: "memories" | "query_patterns" | "error_learnings";
+  table: "artifacts" | "memories" | "query_patterns" | "error_learnings";
   /** Conditions every candidate meets, on alias `t`; the workspace condition first. */
   where: Prisma.Sql;
   /** The columns each candidate returns, on alias `t`. */
   columns: Prisma.Sql;
+  vectors: VectorSource;
 }
 
 export interface CandidateScores extends SearchCandidate {
   /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order. */
   matchedTerms: string[];
-  queryLexemeCount: number;
+  /** The same on every row: the collection's figures for the query's lexemes. */
+  documents: number;
+  documentFrequency: Record<string, number>;
+}
+
+/** The collection's figures for the query, from any candidate row (all carry the same). */
+export function lexemeStatsOf(candidates: CandidateScores[]): LexemeStats {
+  const first = candidates[0];
+  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {} };
 }
 
 /**
  * One query that gathers candidates from the nearest vectors of the current model and from the
  * full-text hits, then reports for each its cosine similarity (null when it has no vector of this
- * model: vectors of different models are never compared) and the query words it contains.
- * Without a query vector (provider down) only the full-text half runs.
+ * model: vectors of different models are never compared), the query lexemes it contains with the
+ * best field of each, and how common each query lexeme is in the collection. Without a query
+ * vector (provider down) only the full-text half runs.
  */
 export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQuery): Prisma.Sql {
   const table = Prisma.raw(`"${source.table}"`);
   const lexemes = Prisma.sql`search_query.lexemes`;
   const tsQuery = anyLexemeTsQuery(lexemes);
   const vector = query.vector ? Prisma.sql`${toVectorLiteral(query.vector.vector)}::vector` : undefined;
-  const nearest = vector
-    ? Prisma.sql`(SELECT t.id FROM ${table} t WHERE ${source.where} AND t.embedding_model = ${query.vector!.model}
-                  ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}) UNION`
-    : Prisma.empty;
-  const similarity = vector
-    ? Prisma.sql`CASE WHEN t.embedding_model = ${query.vector!.model} THEN 1 - (t.embedding <=> ${vector}) END`
-    : Prisma.sql`NULL::float8`;
+  const model = query.vector?.model ?? "";
+  let nearest = Prisma.empty;
+  let similarity = Prisma.sql`NULL::float8`;
+  if (vector && source.vectors.kind === "own-column") {
+    nearest = Prisma.sql`(SELECT t.id FROM ${table} t WHERE ${source.where} AND t.embedding_model = ${model}
+                          ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}) UNION`;
+    similarity = Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`;
+  } else if (vector && source.vectors.kind === "rows") {
+    nearest = Prisma.sql`(SELECT unnest(${source.vectors.nearestIds}::text[])) UNION`;
+    similarity = source.vectors.similarity(vector, model);
+  }
   return Prisma.sql`
     WITH search_query AS (SELECT ${queryLexemes(query.text)} AS lexemes),
     query_terms AS (
@@ -54,6 +77,12 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
         AS d(alias, description, token, dictionaries, dictionary, lexemes, ord)
       WHERE cardinality(d.lexemes) > 0
     ),
+    lexeme_stats AS (
+      SELECT (SELECT count(*) FROM ${table} t WHERE ${source.where})::int AS documents,
+             coalesce((SELECT json_object_agg(lexeme,
+                        (SELECT count(*) FROM ${table} t WHERE ${source.where} AND t.search_document @@ ${lexemeTsQuery(Prisma.sql`lexeme`)}))
+                       FROM search_query, unnest(search_query.lexemes) AS lexeme), '{}'::json) AS frequency
+    ),
     candidate_ids AS (
       ${nearest}
       (SELECT t.id FROM ${table} t, search_query WHERE ${source.where} AND t.search_document @@ ${tsQuery}
@@ -61,29 +90,20 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
     )
     SELECT ${source.columns}, t.id,
       ${similarity} AS similarity,
-      matched.lexemes AS "matchedLexemes",
+      coalesce(matched.lexemes, '{}') AS "matchedLexemes",
+      coalesce(matched.weights, '{}') AS "matchedWeights",
       ARRAY(SELECT (array_agg(qt.term ORDER BY qt.ord))[1]
             FROM query_terms qt, unnest(qt.lexemes) AS lexeme
             WHERE lexeme = ANY(matched.lexemes)
             GROUP BY lexeme ORDER BY min(qt.ord)) AS "matchedTerms",
-      cardinality(search_query.lexemes) AS "queryLexemeCount"
+      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency"
     FROM ${table} t
     CROSS JOIN search_query
-    CROSS JOIN LATERAL (SELECT ${matchedLexemes(lexemes, Prisma.sql`t.search_document`)} AS lexemes) matched
+    CROSS JOIN lexeme_stats
+    CROSS JOIN LATERAL (
+      SELECT array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes,
+             array_agg((SELECT min(w::text) FROM unnest(u.weights) AS w) ORDER BY u.lexeme) AS weights
+      FROM unnest(t.search_document) AS u WHERE u.lexeme = ANY(search_query.lexemes)
+    ) matched
     WHERE ${source.where} AND t.id IN (SELECT id FROM candidate_ids)`;
-}
-
-/**
- * Below this cosine similarity a candidate that shares no word with the query is noise: with a
- * small corpus the nearest-vector half returns everything, related or not. Paraphrases score
- * well above it with both embedding providers.
- */
-export const MIN_SIMILARITY_WITHOUT_SHARED_WORDS = 0.3;
-
-/** The relevant candidates, scored and sorted best first, cut to `limit`. */
-export function rankRelevant<C extends CandidateScores>(candidates: C[], limit: number): Array<C & { score: number }> {
-  const relevant = candidates.filter(
-    (candidate) => candidate.matchedLexemes.length > 0 || (candidate.similarity ?? 0) >= MIN_SIMILARITY_WITHOUT_SHARED_WORDS,
-  );
-  return rankCandidates(relevant, candidates[0]?.queryLexemeCount ?? 0, limit);
 }

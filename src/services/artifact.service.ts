@@ -8,7 +8,8 @@ import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository } from "../repositories/artifact.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
-import { rankCandidates } from "../search/hybrid-score";
+import { lexemeStatsOf } from "../search/hybrid-candidates";
+import { rankCandidates } from "../search/hybrid-fusion";
 import { embedQuery } from "../search/query-embedding";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
 import { requestFingerprint } from "./request-fingerprint";
@@ -64,9 +65,9 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   /** Validated artifacts of the workspace ranked by the hybrid score (vector similarity fused with text rank). */
   async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactRecord & { score: number }>> {
-    const query = await embedQuery(deps.embeddings, text, deps.logger);
-    const { candidates, queryLexemeCount } = await deps.search.candidates(workspaceId, text, query);
-    const ranked = rankCandidates(candidates, queryLexemeCount, limit);
+    const vector = await embedQuery(deps.embeddings, text, deps.logger);
+    const candidates = await deps.search.candidates(workspaceId, { text, vector });
+    const ranked = rankCandidates(candidates, lexemeStatsOf(candidates), limit);
     const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
     return ranked.flatMap((candidate) => {
       const record = records.get(candidate.id);

@@ -3,7 +3,8 @@ import { notFound } from "../http/api-error";
 import type { Logger } from "../lib/logger";
 import type { DataSourceRepository } from "../repositories/data-source.repository";
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
-import { rankRelevant } from "../search/hybrid-candidates";
+import { lexemeStatsOf } from "../search/hybrid-candidates";
+import { rankCandidates } from "../search/hybrid-fusion";
 import { embedQuery } from "../search/query-embedding";
 
 /** The contract's cap on patterns and on learnings in one answer. */
@@ -28,8 +29,8 @@ export function createDataSourceService(deps: {
         deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
       ]);
       return {
-        patterns: rankRelevant(patterns, QUERY_INTELLIGENCE_LIMIT),
-        errorLearnings: rankRelevant(learnings, QUERY_INTELLIGENCE_LIMIT),
+        patterns: rankCandidates(patterns, lexemeStatsOf(patterns), QUERY_INTELLIGENCE_LIMIT),
+        errorLearnings: rankCandidates(learnings, lexemeStatsOf(learnings), QUERY_INTELLIGENCE_LIMIT),
       };
     },
   };

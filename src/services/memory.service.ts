@@ -1,7 +1,8 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
 import type { MemoryCandidate, MemoryRepository } from "../repositories/memory.repository";
-import { rankRelevant } from "../search/hybrid-candidates";
+import { lexemeStatsOf } from "../search/hybrid-candidates";
+import { rankCandidates } from "../search/hybrid-fusion";
 import { embedQuery } from "../search/query-embedding";
 
 /** How many memories one recall returns at most. */
@@ -17,7 +18,7 @@ export function createMemoryService(deps: {
     async recall(workspaceId: string, text: string): Promise<Array<MemoryCandidate & { score: number }>> {
       const vector = await embedQuery(deps.embeddings, text, deps.logger);
       const candidates = await deps.memories.searchActiveCandidates(workspaceId, { text, vector });
-      return rankRelevant(candidates, RECALL_LIMIT);
+      return rankCandidates(candidates, lexemeStatsOf(candidates), RECALL_LIMIT);
     },
   };
 }

@@ -3,6 +3,7 @@ import { buildApp } from "../../src/app";
 import { OpenAiEmbeddings } from "../../src/embeddings/openai-embeddings";
 import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/logger";
+import { FUSION } from "../../src/search/hybrid-fusion";
 import { createServices } from "../../src/services";
 import { validatedArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
@@ -42,8 +43,8 @@ describe("an embeddings model change", () => {
     const other = withOpenAiModel();
     const res = await request(other.app).get("/api/v1/artifacts?query=warehouse%20costs").set(ws.auth);
     expect(res.body.results.map((r: { id: string }) => r.id)).toEqual([artifactId]);
-    // Only the text half can score: 0.3 × full coverage of the query's two words.
-    expect(res.body.results[0].score).toBeCloseTo(0.3, 5);
+    // Only the text half can score: its weight × full coverage of the query's two headline words.
+    expect(res.body.results[0].score).toBeCloseTo(FUSION.textWeight, 5);
   });
 
   it("treats vectors of another model as pending, so the indexer re-embeds them by itself", async () => {

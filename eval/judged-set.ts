@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ImportDocumentSchema } from "../src/contracts/import";
+import type { Services } from "../src/services";
+import { artifactBodyText } from "../src/search/artifact-body-text";
+import type { Grades } from "./metrics";
+
+export type QueryKind = "paraphrase" | "exact" | "specific" | "short";
+
+export interface JudgedQuery {
+  query: string;
+  kind: QueryKind;
+  relevant: Grades;
+  /** Query intelligence only: the data source asked. */
+  dataSource?: string;
+}
+
+export interface Judgements {
+  artifacts: JudgedQuery[];
+  memories: JudgedQuery[];
+  queryIntelligence: JudgedQuery[];
+  /** Queries about nothing in the workspace: every endpoint should return nothing or little. */
+  unrelated: string[];
+}
+
+type Keyed<T> = T & { key: string };
+interface RawWorkspace {
+  memories: Array<Keyed<{ statement: string; goingForward?: string; active?: boolean }>>;
+  dataSources: Array<{
+    name: string;
+    queryPatterns: Array<Keyed<{ question: string; sql: string; resultSummary?: string }>>;
+    errorLearnings: Array<Keyed<{ failedSql: string; errorMessage: string; learning: string }>>;
+  }>;
+  artifacts: Array<Keyed<{ summary: string; why: string; recommendation?: string; keyFindings?: string[]; content?: unknown }>>;
+}
+
+/** A judged set as stored under eval/<company>/: the import document (items carry a `key`) and the judgements. */
+export interface JudgedSet {
+  name: string;
+  workspace: RawWorkspace;
+  judgements: Judgements;
+}
+
+export const DEFAULT_SET_DIR = path.join(__dirname, "cobalt-cycles");
+
+export function loadJudgedSet(dir: string = DEFAULT_SET_DIR): JudgedSet {
+  const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+  return { name: path.basename(dir), workspace: read("workspace.json"), judgements: read("judgements.json") };
+}
+
+/** Where each judged key landed in the database, to read results back as keys. */
+export interface ImportedSet {
+  workspaceId: string;
+  artifactKeyById: Map<string, string>;
+  memoryKeyByStatement: Map<string, string>;
+  /** Pattern questions and learning texts → key, per data source. */
+  queryKeyByText: Map<string, Map<string, string>>;
+  inactiveMemoryKeys: Set<string>;
+  /** The texts the BM25 baseline indexes: the same fields the service searches. */
+  corpus: { artifacts: Doc[]; memories: Doc[]; queryIntelligence: Map<string, Doc[]> };
+}
+export interface Doc {
+  key: string;
+  text: string;
+}
+
+const withoutKey = <T extends { key: string }>({ key: _key, ...rest }: T) => rest;
+
+/** Imports the set into a new workspace through the real import service, then waits for every vector. */
+export async function importJudgedSet(services: Services, set: JudgedSet): Promise<ImportedSet> {
+  const { workspace } = set;
+  const document = ImportDocumentSchema.parse({
+    ...workspace,
+    memories: workspace.memories.map(withoutKey),
+    dataSources: workspace.dataSources.map((source) => ({
+      ...source,
+      queryPatterns: source.queryPatterns.map(withoutKey),
+      errorLearnings: source.errorLearnings.map(withoutKey),
+    })),
+    artifacts: workspace.artifacts.map(withoutKey),
+  });
+  const created = await services.workspaces.create({ name: set.name });
+  const { artifactIds } = await services.imports.importDocument(created.id, document);
+  await services.indexer.runOnce(created.id);
+
+  const activeMemories = workspace.memories.filter((memory) => memory.active !== false);
+  const queryKeyByText = new Map<string, Map<string, string>>();
+  const queryDocs = new Map<string, Doc[]>();
+  for (const source of workspace.dataSources) {
+    queryKeyByText.set(source.name, new Map([
+      ...source.queryPatterns.map((p) => [p.question, p.key] as const),
+      ...source.errorLearnings.map((l) => [l.learning, l.key] as const),
+    ]));
+    queryDocs.set(source.name, [
+      ...source.queryPatterns.map((p) => ({ key: p.key, text: [p.question, p.sql, p.resultSummary].join("\n") })),
+      ...source.errorLearnings.map((l) => ({ key: l.key, text: [l.learning, l.errorMessage, l.failedSql].join("\n") })),
+    ]);
+  }
+  return {
+    workspaceId: created.id,
+    artifactKeyById: new Map(artifactIds.map((id, i) => [id, workspace.artifacts[i]!.key])),
+    // A validated artifact also writes a finding memory (its summary): those compete in recall too.
+    memoryKeyByStatement: new Map([
+      ...workspace.memories.map((memory) => [memory.statement, memory.key] as const),
+      ...workspace.artifacts.map((artifact) => [artifact.summary, `artifact:${artifact.key}`] as const),
+    ]),
+    queryKeyByText,
+    inactiveMemoryKeys: new Set(workspace.memories.filter((memory) => memory.active === false).map((memory) => memory.key)),
+    corpus: {
+      artifacts: workspace.artifacts.map((a) => ({
+        key: a.key,
+        text: [a.summary, ...(a.keyFindings ?? []), a.why, a.recommendation ?? "", artifactBodyText(a.content)].join("\n"),
+      })),
+      memories: [
+        ...activeMemories.map((m) => ({ key: m.key, text: [m.statement, m.goingForward ?? ""].join("\n") })),
+        ...workspace.artifacts.map((a) => ({ key: `artifact:${a.key}`, text: a.summary })),
+      ],
+      queryIntelligence: queryDocs,
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** Graded relevance of a query's judged items: 2 = the answer, 1 = related; unjudged items count 0. */
+export type Grades = Record<string, number>;
+
+export interface QueryScores {
+  hit1: number;
+  hit3: number;
+  mrr10: number;
+  ndcg10: number;
+}
+
+/** A hit is an item graded 2 (the answer); related items count only towards nDCG. */
+const isAnswer = (grades: Grades, key: string) => (grades[key] ?? 0) >= 2;
+
+export function scoreRanking(ranked: string[], grades: Grades): QueryScores {
+  const firstAnswer = ranked.slice(0, 10).findIndex((key) => isAnswer(grades, key));
+  const dcg = ranked.slice(0, 10).reduce((sum, key, i) => sum + (2 ** (grades[key] ?? 0) - 1) / Math.log2(i + 2), 0);
+  const ideal = Object.values(grades)
+    .sort((a, b) => b - a)
+    .slice(0, 10)
+    .reduce((sum, grade, i) => sum + (2 ** grade - 1) / Math.log2(i + 2), 0);
+  return {
+    hit1: firstAnswer === 0 ? 1 : 0,
+    hit3: firstAnswer >= 0 && firstAnswer < 3 ? 1 : 0,
+    mrr10: firstAnswer >= 0 ? 1 / (firstAnswer + 1) : 0,
+    ndcg10: ideal === 0 ? 0 : dcg / ideal,
+  };
+}
+
+export function meanScores(scores: QueryScores[]): QueryScores & { n: number } {
+  const mean = (pick: (s: QueryScores) => number) => (scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + pick(s), 0) / scores.length);
+  return { n: scores.length, hit1: mean((s) => s.hit1), hit3: mean((s) => s.hit3), mrr10: mean((s) => s.mrr10), ndcg10: mean((s) => s.ndcg10) };
+}

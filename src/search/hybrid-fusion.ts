@@ -1,0 +1,73 @@
+/**
+ * The one scoring of every search (artifacts, memories, query patterns, error learnings): a
+ * candidate's meaning (cosine similarity of its vector to the query's) and its words (the share of
+ * the query's informative words it contains, a headline word counting more than a body word)
+ * fused into one score in [0, 1], with a floor below which a candidate is not returned.
+ * docs/search.md explains the figures and the judged-set runs that chose them.
+ */
+export const FUSION = {
+  /** Cosine similarity at or below which meaning adds nothing (unrelated text lands around 0.1–0.3). */
+  similarityZero: 0.25,
+  /** Cosine similarity at or above which meaning counts in full. */
+  similarityOne: 0.75,
+  vectorWeight: 0.5,
+  textWeight: 0.5,
+  /** How much a query word counts by the field it is found in (tsvector weights A–D). */
+  fieldWeights: { A: 1, B: 0.8, C: 0.6, D: 0.4 } as Record<string, number>,
+  /** Below this score a candidate is left out: an unrelated query returns nothing or little. */
+  minScore: 0.1,
+};
+
+export interface SearchCandidate {
+  id: string;
+  /** Cosine similarity to the query, or null when its vector is pending or of another model. */
+  similarity: number | null;
+  /** Query lexemes the document contains, and for each the best field (A–D) it appears in. */
+  matchedLexemes: string[];
+  matchedWeights: string[];
+}
+
+/** What the whole searched collection says about the query's lexemes. */
+export interface LexemeStats {
+  /** Documents in the searched collection. */
+  documents: number;
+  /** For each query lexeme, how many documents contain it. */
+  documentFrequency: Record<string, number>;
+}
+
+/** Rarer words say more about what is wanted (BM25's idf, always positive). */
+function idf(stats: LexemeStats, lexeme: string): number {
+  const df = stats.documentFrequency[lexeme] ?? 0;
+  return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
+}
+
+/** The idf-weighted share of the query's lexemes the candidate contains, each by its best field. */
+export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): number {
+  const lexemes = Object.keys(stats.documentFrequency);
+  const total = lexemes.reduce((sum, lexeme) => sum + idf(stats, lexeme), 0);
+  if (total === 0) return 0;
+  const matched = candidate.matchedLexemes.reduce(
+    (sum, lexeme, i) => sum + idf(stats, lexeme) * (FUSION.fieldWeights[candidate.matchedWeights[i] ?? "D"] ?? 0),
+    0,
+  );
+  return Math.min(1, matched / total);
+}
+
+export function semanticScore(similarity: number | null): number {
+  if (similarity === null) return 0;
+  return Math.min(1, Math.max(0, (similarity - FUSION.similarityZero) / (FUSION.similarityOne - FUSION.similarityZero)));
+}
+
+export function fusedScore(candidate: SearchCandidate, stats: LexemeStats): number {
+  const score = FUSION.vectorWeight * semanticScore(candidate.similarity) + FUSION.textWeight * lexicalScore(candidate, stats);
+  return Math.round(score * 1e6) / 1e6;
+}
+
+/** The candidates at or above the floor, scored and sorted best first (ties by id, so stable), cut to `limit`. */
+export function rankCandidates<C extends SearchCandidate>(candidates: C[], stats: LexemeStats, limit: number): Array<C & { score: number }> {
+  return candidates
+    .map((candidate) => ({ ...candidate, score: fusedScore(candidate, stats) }))
+    .filter((candidate) => candidate.score >= FUSION.minScore)
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .slice(0, limit);
+}

@@ -27,14 +27,21 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 export async function createTestApp(
-  options: { adminToken?: string | null; clock?: Clock; logger?: Logger; embeddings?: EmbeddingsProvider; files?: FileSettings } = {},
+  options: {
+    adminToken?: string | null;
+    clock?: Clock;
+    logger?: Logger;
+    embeddings?: EmbeddingsProvider;
+    files?: FileSettings;
+    publicBaseUrl?: string;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const logger = options.logger ?? createLogger("silent");
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken });
+  const app = buildApp({ services, logger, adminToken, publicBaseUrl: options.publicBaseUrl });
   return {
     app,
     services,

@@ -1,4 +1,5 @@
 import request from "supertest";
+import type { Scope } from "../../src/auth/scopes";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { pushArtifact, validatedArtifact, disputeArtifact } from "../support/artifacts";
 import { createKey, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
@@ -75,7 +76,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function clientWithScopes(scopes: Parameters<typeof createKey>[2]["scopes"]): Promise<Client> {
+async function clientWithScopes(scopes: Scope[]): Promise<Client> {
   const key = await createKey(t.services, ws.workspaceId, { scopes });
   return connectMcpClient(http.baseUrl, key.key);
 }

@@ -10,6 +10,9 @@ let http: ListeningApp;
 let ws: WorkspaceWithKey;
 let artifactId: string;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-RPC bodies are checked by matchers
+const json = async (res: Response): Promise<any> => res.json();
+
 const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 beforeAll(async () => {
@@ -42,7 +45,7 @@ describe("authentication", () => {
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
     expect(res.headers.get("www-authenticate")).not.toMatch(/resource_metadata/);
-    expect(await res.json()).toEqual({
+    expect(await json(res)).toEqual({
       error: "Missing Authorization header: send Authorization: Bearer <API key>",
       code: "unauthorized",
     });
@@ -52,7 +55,7 @@ describe("authentication", () => {
     const res = await post(initialize("2025-11-25"), { Authorization: "Bearer wsi_not_a_real_key" });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
-    expect(await res.json()).toEqual({ error: "Invalid API key", code: "unauthorized" });
+    expect(await json(res)).toEqual({ error: "Invalid API key", code: "unauthorized" });
   });
 
   it("answers 401 for a key given with another scheme", async () => {
@@ -69,7 +72,7 @@ describe("authentication", () => {
     await client.close();
     const res = await post(initialize("2025-11-25"), doomed.auth);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: "This API key has been revoked", code: "unauthorized" });
+    expect(await json(res)).toEqual({ error: "This API key has been revoked", code: "unauthorized" });
   });
 
   it("makes the official client's connect fail on a bad key", async () => {
@@ -88,7 +91,7 @@ describe("the stateless Streamable HTTP transport", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("mcp-session-id")).toBeNull();
-    const body = await res.json();
+    const body = await json(res);
     expect(body.result).toMatchObject({
       protocolVersion: "2025-11-25",
       serverInfo: { name: "workspace-intelligence", version: "1.0.0" },
@@ -98,7 +101,7 @@ describe("the stateless Streamable HTTP transport", () => {
   });
 
   it("offers its newest revision to a client asking for one it does not speak", async () => {
-    const body = await (await post(initialize("2026-07-28"), ws.auth)).json();
+    const body = await json(await post(initialize("2026-07-28"), ws.auth));
     expect(body.result.protocolVersion).toBe("2025-11-25");
   });
 
@@ -108,14 +111,14 @@ describe("the stateless Streamable HTTP transport", () => {
       { ...ws.auth, "MCP-Protocol-Version": "2025-11-25" },
     );
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await json(res);
     expect(body).toMatchObject({ id: 7, result: { structuredContent: { id: artifactId, title: "Lisbon kiosk footfall rose in July" } } });
   });
 
   it("answers a JSON-RPC parse error for a body that is not JSON", async () => {
     const res = await fetch(`${http.baseUrl}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...ws.auth }, body: "{not json" });
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: -32700 });
+    expect((await json(res)).error).toMatchObject({ code: -32700 });
   });
 
   it("answers 406 to a client that does not accept JSON and event streams", async () => {
@@ -127,7 +130,7 @@ describe("the stateless Streamable HTTP transport", () => {
     const res = await fetch(`${http.baseUrl}/mcp`, { method, headers: ws.auth });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST, OPTIONS");
-    expect((await res.json()).code).toBe("method_not_allowed");
+    expect((await json(res)).code).toBe("method_not_allowed");
   });
 
   it("answers OPTIONS with 204 and Allow", async () => {

@@ -9,7 +9,7 @@ export interface ArtifactText {
 
 type Element = { type?: unknown; props?: unknown; children?: unknown };
 
-// A hostile tree could nest or loop without end; a real report is far shallower than this.
+// A real report is far shallower; the limit keeps a hostile chain from exhausting the stack.
 const MAX_TREE_DEPTH = 32;
 
 /**
@@ -38,16 +38,17 @@ export function renderBody(content: unknown): string {
   if (!isRecord(content) || typeof content.root !== "string" || !isRecord(content.elements)) return "";
   const elements = content.elements;
   const blocks: string[] = [];
-  const visiting = new Set<string>();
+  // Each element at most once: a hostile tree that loops, or shares children level after level,
+  // cannot make the walk grow beyond the number of elements.
+  const seen = new Set<string>();
   const visit = (key: string, depth: number) => {
     const element = elements[key];
-    if (!isRecord(element) || visiting.has(key) || depth > MAX_TREE_DEPTH) return;
-    visiting.add(key);
+    if (!isRecord(element) || seen.has(key) || depth > MAX_TREE_DEPTH) return;
+    seen.add(key);
     const block = renderBlock(element);
     if (block !== "") blocks.push(block);
     const children = (element as Element).children;
     if (Array.isArray(children)) for (const child of children) if (typeof child === "string") visit(child, depth + 1);
-    visiting.delete(key);
   };
   visit(content.root, 0);
   return blocks.join("\n\n");

@@ -88,7 +88,10 @@ function renderTable(props: Record<string, unknown>): string {
 }
 
 function recommendationLines(artifact: ArtifactRecord): string[] {
-  const structured = recordsOf(artifact.recommendations).map((item) => labelled(text(item.type), text(item.text)));
+  // Under "Recommendations" only warnings and notes need their kind said.
+  const structured = recordsOf(artifact.recommendations).map((item) =>
+    labelled(text(item.type) === "recommendation" ? "" : text(item.type), text(item.text)),
+  );
   const legacy = artifact.recommendation ? [artifact.recommendation] : [];
   return [...structured, ...legacy].filter(Boolean);
 }

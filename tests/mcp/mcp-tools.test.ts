@@ -198,7 +198,7 @@ describe("fetch", () => {
     for (const part of [
       "Losing large accounts erodes recurring revenue",
       "- Churn 4.1% -> 8.3%",
-      "recommendation: Call every EMEA account up for renewal",
+      "Recommendations:\n- Call every EMEA account up for renewal",
       "Confidence: 0.8. Fourteen months of subscription data",
       "## Why accounts leave\nMost churned accounts never finished onboarding.",
       "Enterprise churn: 8.3% (+4.2 pts)",

@@ -125,7 +125,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 const McpStdioEnvSchema = z.object({
-  WSI_BASE_URL: z.preprocess(blankToUndefined, z.url({ error: "must be an http(s) URL, e.g. http://localhost:3000" }).default("http://localhost:3000")),
+  WSI_BASE_URL: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:3000" }).default("http://localhost:3000"),
+  ),
   WSI_API_KEY: z.preprocess(
     blankToUndefined,
     z.string({ error: "is required: the workspace API key (wsi_…) the MCP tools act with" }).min(1),

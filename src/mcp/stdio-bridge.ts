@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { McpStdioConfig } from "../config";
+import { MCP_SERVER_NAME } from "./create-mcp-server";
 import { MCP_PATH } from "./mcp-endpoint";
 
 /** An MCP client of the running service's /mcp, acting with the configured key. */
@@ -22,7 +23,7 @@ export async function connectToService(config: McpStdioConfig): Promise<Client> 
 export function createStdioBridge(service: Client): Server {
   const remote = service.getServerVersion();
   const server = new Server(
-    { name: remote?.name ?? "workspace-intelligence", version: remote?.version ?? "1.0.0" },
+    { name: remote?.name ?? MCP_SERVER_NAME, version: remote?.version ?? "1.0.0" },
     { capabilities: { tools: {} }, instructions: service.getInstructions() },
   );
   server.setRequestHandler(ListToolsRequestSchema, (request) => service.listTools(request.params));

@@ -71,6 +71,13 @@ describe("the stdio command", () => {
     });
   });
 
+  it("exits 1 naming WSI_BASE_URL when it is not an http(s) address", async () => {
+    await expect(runStdioCommand({ WSI_BASE_URL: "ftp://example.com", WSI_API_KEY: "wsi_x" })).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("WSI_BASE_URL: must be an http(s) URL"),
+    });
+  });
+
   it("exits 1 naming WSI_API_KEY when it is not set", async () => {
     await expect(runStdioCommand({ WSI_BASE_URL: http.baseUrl })).rejects.toMatchObject({
       code: 1,

@@ -5,6 +5,7 @@ import { mountRoutes } from "./http/mount-routes";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
+import { mcpEndpoint } from "./mcp/mcp-endpoint";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
 import { downloadFileRoute } from "./routes/downloads/download-file";
@@ -42,6 +43,8 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   }
   app.use(router);
   app.use("/console", consoleRouter(services, logger));
+  // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
+  app.use(mcpEndpoint({ services, logger, publicBaseUrl }));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

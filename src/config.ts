@@ -190,3 +190,28 @@ export function loadDatabaseUrl(source: NodeJS.ProcessEnv = process.env): string
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => `DATABASE_URL: ${issue.message}`));
   return parsed.data;
 }
+
+const McpStdioEnvSchema = z.object({
+  WSI_BASE_URL: z.preprocess(
+    blankToUndefined,
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:3000" }).default("http://localhost:3000"),
+  ),
+  WSI_API_KEY: z.preprocess(
+    blankToUndefined,
+    z.string({ error: "is required: the workspace API key (wsi_…) the MCP tools act with" }).min(1),
+  ),
+});
+
+/** Settings of `npm run mcp:stdio`, the stdio bridge to a running service's /mcp. */
+export interface McpStdioConfig {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export function loadMcpStdioConfig(source: NodeJS.ProcessEnv = process.env): McpStdioConfig {
+  const parsed = McpStdioEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  }
+  return { baseUrl: parsed.data.WSI_BASE_URL, apiKey: parsed.data.WSI_API_KEY };
+}

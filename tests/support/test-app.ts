@@ -52,6 +52,7 @@ export async function createTestApp(
     trustProxy?: boolean | number | string;
     /** Another process's view of an existing PostgreSQL database: its own pool; close leaves the database. */
     databaseUrl?: string;
+    publicBaseUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl
@@ -61,7 +62,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl });
   return {
     app,
     services,

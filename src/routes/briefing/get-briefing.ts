@@ -1,6 +1,7 @@
 import { BriefingResponseSchema } from "../../contracts/briefing";
 import { ErrorSchema } from "../../contracts/common";
 import { defineRoute } from "../../http/route";
+import { toBriefingResponse } from "./to-wire";
 
 export const getBriefingRoute = defineRoute({
   method: "get",
@@ -15,21 +16,8 @@ export const getBriefingRoute = defineRoute({
     200: { description: "The briefing.", schema: BriefingResponseSchema },
     404: { description: "The key's workspace no longer exists.", schema: ErrorSchema },
   },
-  handle: async (_input, { principal, services }) => {
-    const briefing = await services.briefing.get(principal.workspaceId);
-    return {
-      status: 200,
-      body: {
-        workspace: briefing.workspace,
-        directives: briefing.directives.map(({ id, name, content }) => ({ id, name, content })),
-        directivesAvailable: briefing.directivesAvailable,
-        memories: briefing.memories.map((memory) => ({
-          type: memory.type,
-          statement: memory.statement,
-          goingForward: memory.goingForward ?? undefined,
-          createdAt: memory.createdAt.getTime(),
-        })),
-      },
-    };
-  },
+  handle: async (_input, { principal, services }) => ({
+    status: 200,
+    body: toBriefingResponse(await services.briefing.get(principal.workspaceId)),
+  }),
 });

@@ -5,6 +5,7 @@ import {
   QueryIntelligenceResponseSchema,
 } from "../../contracts/data-sources";
 import { defineRoute } from "../../http/route";
+import { toQueryIntelligenceResponse } from "./to-wire";
 
 export const getQueryIntelligenceRoute = defineRoute({
   method: "get",
@@ -19,25 +20,10 @@ export const getQueryIntelligenceRoute = defineRoute({
     200: { description: "Patterns and learnings.", schema: QueryIntelligenceResponseSchema },
     404: { description: "No data source with this name in the key's workspace.", schema: ErrorSchema },
   },
-  handle: async ({ params, query }, { principal, services }) => {
-    const found = await services.dataSources.queryIntelligence(principal.workspaceId, params.name, query.question);
-    return {
-      status: 200,
-      body: {
-        patterns: found.patterns.map((pattern) => ({
-          question: pattern.question,
-          sql: pattern.sql,
-          resultSummary: pattern.resultSummary ?? undefined,
-          successCount: pattern.successCount,
-          lastUsedAt: pattern.lastUsedAt?.getTime(),
-        })),
-        errorLearnings: found.errorLearnings.map((learning) => ({
-          failedSql: learning.failedSql,
-          errorMessage: learning.errorMessage,
-          learning: learning.learning,
-          createdAt: learning.createdAt.getTime(),
-        })),
-      },
-    };
-  },
+  handle: async ({ params, query }, { principal, services }) => ({
+    status: 200,
+    body: toQueryIntelligenceResponse(
+      await services.dataSources.queryIntelligence(principal.workspaceId, params.name, query.question),
+    ),
+  }),
 });

@@ -1,5 +1,6 @@
 import { DataSourcesResponseSchema } from "../../contracts/data-sources";
 import { defineRoute } from "../../http/route";
+import { toDataSourcesResponse } from "./to-wire";
 
 export const listDataSourcesRoute = defineRoute({
   method: "get",
@@ -10,20 +11,8 @@ export const listDataSourcesRoute = defineRoute({
   tags: ["Data sources"],
   auth: { kind: "apiKey", scope: "data:read" },
   responses: { 200: { description: "The data sources.", schema: DataSourcesResponseSchema } },
-  handle: async (_input, { principal, services }) => {
-    const sources = await services.dataSources.list(principal.workspaceId);
-    return {
-      status: 200,
-      body: {
-        items: sources.map((source) => ({
-          name: source.name,
-          connectorType: source.connectorType,
-          status: source.status,
-          schema: source.schema ?? undefined,
-          tableAnnotations: source.tableAnnotations ?? undefined,
-          createdAt: source.createdAt.getTime(),
-        })),
-      },
-    };
-  },
+  handle: async (_input, { principal, services }) => ({
+    status: 200,
+    body: toDataSourcesResponse(await services.dataSources.list(principal.workspaceId)),
+  }),
 });

@@ -1,5 +1,6 @@
 import { RecallMemoriesQuerySchema, RecallMemoriesResponseSchema } from "../../contracts/memories";
 import { defineRoute } from "../../http/route";
+import { toRecallMemoriesResponse } from "./to-wire";
 
 export const recallMemoriesRoute = defineRoute({
   method: "get",
@@ -12,19 +13,8 @@ export const recallMemoriesRoute = defineRoute({
   auth: { kind: "apiKey", scope: "intelligence:read" },
   request: { query: RecallMemoriesQuerySchema },
   responses: { 200: { description: "Ranked hits.", schema: RecallMemoriesResponseSchema } },
-  handle: async ({ query }, { principal, services }) => {
-    const hits = await services.memories.recall(principal.workspaceId, query.query);
-    return {
-      status: 200,
-      body: {
-        hits: hits.map((hit) => ({
-          memoryId: hit.id,
-          type: hit.type,
-          statement: hit.statement,
-          goingForward: hit.goingForward ?? undefined,
-          context: hit.matchedTerms.length > 0 ? `matched: ${hit.matchedTerms.join(", ")}` : undefined,
-        })),
-      },
-    };
-  },
+  handle: async ({ query }, { principal, services }) => ({
+    status: 200,
+    body: toRecallMemoriesResponse(await services.memories.recall(principal.workspaceId, query.query)),
+  }),
 });

@@ -1,6 +1,7 @@
 import { ErrorSchema } from "../../contracts/common";
 import { SkillFileQuerySchema, SkillFileResponseSchema, SkillNameParamsSchema } from "../../contracts/skills";
 import { defineRoute } from "../../http/route";
+import { toSkillFileResponse } from "./to-wire";
 
 export const getSkillFileRoute = defineRoute({
   method: "get",
@@ -19,8 +20,6 @@ export const getSkillFileRoute = defineRoute({
   },
   handle: async ({ params, query }, { principal, services, req }) => {
     const file = await services.skills.getFile(principal.workspaceId, params.name, query.path);
-    // The database storage signs a path on this app; without PUBLIC_BASE_URL it is made absolute from the request.
-    const url = file.url === null ? null : new URL(file.url, `${req.protocol}://${req.get("host")}`).toString();
-    return { status: 200, body: { ...file, url } };
+    return { status: 200, body: toSkillFileResponse(file, `${req.protocol}://${req.get("host")}`) };
   },
 });

@@ -1,5 +1,6 @@
 import { SkillsResponseSchema } from "../../contracts/skills";
 import { defineRoute } from "../../http/route";
+import { toSkillsResponse } from "./to-wire";
 
 export const listSkillsRoute = defineRoute({
   method: "get",
@@ -10,22 +11,8 @@ export const listSkillsRoute = defineRoute({
   tags: ["Skills"],
   auth: { kind: "apiKey", scope: "skills:read" },
   responses: { 200: { description: "The skills.", schema: SkillsResponseSchema } },
-  handle: async (_input, { principal, services }) => {
-    const skills = await services.skills.list(principal.workspaceId);
-    return {
-      status: 200,
-      body: {
-        items: skills.map((skill) => ({
-          name: skill.name,
-          description: skill.description,
-          version: skill.version,
-          source: skill.source,
-          official: skill.official,
-          allowedTools: skill.allowedTools.length > 0 ? skill.allowedTools : undefined,
-          compatibility: skill.compatibility ?? undefined,
-          files: skill.files,
-        })),
-      },
-    };
-  },
+  handle: async (_input, { principal, services }) => ({
+    status: 200,
+    body: toSkillsResponse(await services.skills.list(principal.workspaceId)),
+  }),
 });

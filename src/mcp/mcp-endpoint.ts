@@ -1,0 +1,85 @@
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import type { ApiKeyPrincipal } from "../auth/principal";
+import { ApiError } from "../http/api-error";
+import { readBearerToken } from "../http/authenticate";
+import type { Logger } from "../lib/logger";
+import type { Services } from "../services";
+import { createMcpServer } from "./create-mcp-server";
+
+export const MCP_PATH = "/mcp";
+
+// Tool calls are a few hundred bytes; the REST API's body limit is plenty.
+const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+// No resource_metadata: the key is static, there is no authorization server to point to, and
+// clients that see OAuth metadata stop sending the configured header (docs/mcp.md).
+const CHALLENGE = 'Bearer realm="workspace-intelligence", error="invalid_token"';
+
+export interface McpEndpointDeps {
+  services: Services;
+  logger: Logger;
+  publicBaseUrl?: string;
+}
+
+/**
+ * The key check of the REST API (same header rules, same service, same 401 sentences), answering
+ * with a Bearer challenge. One middleware, so per-key limits can be put beside it.
+ */
+export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      res.locals.principal = await apiKeys.authenticate(readBearerToken(req, "API key"));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        throw new ApiError("unauthorized", error.message, { "WWW-Authenticate": CHALLENGE });
+      }
+      throw error;
+    }
+    next();
+  };
+}
+
+/**
+ * `/mcp`: the MCP Streamable HTTP transport, stateless. Each POST gets a server holding the
+ * key's tools and a transport answering in JSON; nothing outlives the request.
+ */
+export function mcpEndpoint({ services, logger, publicBaseUrl }: McpEndpointDeps): Router {
+  const router = express.Router();
+  router.options(MCP_PATH, (_req, res) => {
+    res.set("Allow", "POST, OPTIONS").status(204).end();
+  });
+  router.use(MCP_PATH, requireMcpKey(services.apiKeys));
+  router.post(MCP_PATH, async (req: Request, res: Response) => {
+    const principal = res.locals.principal as ApiKeyPrincipal;
+    const baseUrl = publicBaseUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.get("host")}`;
+    const server = createMcpServer({
+      principal,
+      services,
+      baseUrl,
+      artifactUrl: (id) => `${baseUrl}/console/artifacts/${encodeURIComponent(id)}`,
+      logger,
+      requestId: res.locals.requestId as string,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+    });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+  router.all(MCP_PATH, (req: Request) => {
+    throw new ApiError(
+      "method_not_allowed",
+      `Method ${req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless and answers POST only`,
+      { Allow: "POST, OPTIONS" },
+    );
+  });
+  return router;
+}

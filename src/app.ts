@@ -25,6 +25,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDep
   // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
   app.set("query parser", "simple");
   app.set("json spaces", 0);
+  // Entity tags only where a route declares `conditional` (src/http/conditional-get.ts): Express's
+  // default would hash every answer, pushes and errors included.
+  app.set("etag", false);
   app.use(requestId, requestLog(logger));
 
   const router = express.Router();

@@ -6,6 +6,7 @@ import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
+import { referencePageRouter } from "./routes/docs/reference-page";
 import { downloadFileRoute } from "./routes/downloads/download-file";
 import { getHealthRoute } from "./routes/health/get-health";
 import type { Services } from "./services";
@@ -40,6 +41,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDep
     });
   }
   app.use(router);
+  app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -19,7 +19,8 @@ module.exports = {
     "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { target: "es2022" }, module: { type: "commonjs", ignoreDynamic: true } }],
   },
   // sanitize-html's HTML parser and its helpers ship as ES modules only; compile them for Jest.
-  transformIgnorePatterns: ["/node_modules/(?!(htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities)/)"],
+  // They may sit nested under sanitize-html/node_modules, so the whole path is checked.
+  transformIgnorePatterns: ["^(?!.*/node_modules/(htmlparser2|domhandler|domutils|dom-serializer|domelementtype|entities)/).*/node_modules/"],
   globalSetup: "<rootDir>/tests/support/global-setup.ts",
   globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
   // Most of a file's time is the embedded Postgres; two workers match the two cores.

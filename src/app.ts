@@ -8,6 +8,7 @@ import { consoleRouter } from "./console/router";
 import { mcpEndpoint } from "./mcp/mcp-endpoint";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
+import { referencePageRouter } from "./routes/docs/reference-page";
 import { downloadFileRoute } from "./routes/downloads/download-file";
 import { getHealthRoute } from "./routes/health/get-health";
 import type { Services } from "./services";
@@ -30,6 +31,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
   app.set("query parser", "simple");
   app.set("json spaces", 0);
+  // Entity tags only where a route declares `conditional` (src/http/conditional-get.ts): Express's
+  // default would hash every answer, pushes and errors included.
+  app.set("etag", false);
   app.use(requestId, requestLog(logger));
 
   const router = express.Router();
@@ -45,6 +49,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   app.use("/console", consoleRouter(services, logger));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
   app.use(mcpEndpoint({ services, logger, publicBaseUrl }));
+  app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -107,12 +107,12 @@ export const ArtifactDetailSchema = z
   .openapi("ArtifactDetail");
 
 export const SearchArtifactsQuerySchema = z.object({
-  query: NonEmptyString.openapi({ description: "Natural-language text." }),
+  query: NonEmptyString.openapi({ description: "Natural-language text.", example: "big clients cancelling more" }),
   limit: integerQueryParam({ min: 1, max: 20, default: 10, description: "How many results, 1 to 20." }),
 });
 
 export const ArtifactIdParamsSchema = z.object({
-  id: NonEmptyString.openapi({ description: "The artifact id." }),
+  id: NonEmptyString.openapi({ description: "The artifact id.", example: "art_7Hc2Wq9LmB4xN1tRz6Ke0p" }),
 });
 
 export const IdempotencyHeadersSchema = z.object({
@@ -124,5 +124,6 @@ export const IdempotencyHeadersSchema = z.object({
     .openapi({
       description:
         "Makes a retried push safe: the same key with the same body within 24 hours returns the first response and creates nothing; the same key with a different body answers 422.",
+      example: "churn-q3-2026",
     }),
 });

@@ -57,9 +57,9 @@ export const QueryIntelligenceResponseSchema = z
   .openapi("QueryIntelligenceResponse");
 
 export const DataSourceNameParamsSchema = z.object({
-  name: NonEmptyString.openapi({ description: "The data source name, URL-encoded." }),
+  name: NonEmptyString.openapi({ description: "The data source name, URL-encoded.", example: "finance lake" }),
 });
 
 export const QueryIntelligenceQuerySchema = z.object({
-  question: NonEmptyString.openapi({ description: "What the caller wants to compute." }),
+  question: NonEmptyString.openapi({ description: "What the caller wants to compute.", example: "ARR by fiscal quarter" }),
 });

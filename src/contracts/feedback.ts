@@ -25,7 +25,11 @@ export const FeedbackResponseSchema = z
   .openapi("FeedbackResponse");
 
 export const FeedbackQuerySchema = z.object({
-  cursor: z.string().min(1).optional().openapi({ description: "Opaque: the nextCursor of a previous response." }),
+  cursor: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: "Opaque: the nextCursor of a previous response.", example: "eyJjIjoxNzYzNTEwNDAwMDAwfQ" }),
   limit: integerQueryParam({ min: 1, max: 100, default: 20, description: "Page size, 1 to 100." }),
   status: ArtifactStatusSchema.optional().openapi({ description: "Only artifacts in this status." }),
   audience: z

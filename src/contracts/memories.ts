@@ -18,5 +18,5 @@ export const RecallMemoriesResponseSchema = z
   .openapi("RecallMemoriesResponse");
 
 export const RecallMemoriesQuerySchema = z.object({
-  query: NonEmptyString.openapi({ description: "What to recall, in natural language." }),
+  query: NonEmptyString.openapi({ description: "What to recall, in natural language.", example: "how do we define churn" }),
 });

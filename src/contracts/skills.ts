@@ -37,9 +37,9 @@ export const SkillFileResponseSchema = z
   .openapi("SkillFileResponse");
 
 export const SkillNameParamsSchema = z.object({
-  name: NonEmptyString.openapi({ description: "The skill name." }),
+  name: NonEmptyString.openapi({ description: "The skill name.", example: "churn-analysis" }),
 });
 
 export const SkillFileQuerySchema = z.object({
-  path: NonEmptyString.openapi({ description: "Path of the file inside the skill bundle, e.g. `SKILL.md`." }),
+  path: NonEmptyString.openapi({ description: "Path of the file inside the skill bundle, e.g. `SKILL.md`.", example: "SKILL.md" }),
 });

@@ -3,6 +3,7 @@ import type { Services } from "../services";
 import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
 import { JSON_BODY_LIMIT } from "./body-errors";
+import { sendJsonConditionally } from "./conditional-get";
 import type { Route, RouteContext } from "./route";
 import { toExpressPath } from "./route";
 import { validateInput } from "./validate-input";
@@ -58,6 +59,8 @@ function authenticationFor(route: Route, options: MountOptions) {
 
 function handlerFor(route: Route, services: Services) {
   return async (req: Request, res: Response) => {
+    // Answers to a workspace key are that workspace's data: no shared cache may keep them.
+    if (route.auth.kind === "apiKey") res.set("Cache-Control", "private");
     const input = validateInput(route, req);
     const ctx: RouteContext<typeof route.auth> = {
       principal: res.locals.principal,
@@ -73,6 +76,7 @@ function handlerFor(route: Route, services: Services) {
     const body = contract.schema ? contract.schema.parse(result.body) : result.body;
     if (result.headers) res.set(result.headers);
     if (body === undefined) res.status(result.status).end();
+    else if (route.conditional && result.status === 200) sendJsonConditionally(req, res, body);
     else if (body instanceof Uint8Array) res.status(result.status).send(Buffer.from(body));
     else res.status(result.status).json(body);
   };

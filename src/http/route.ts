@@ -15,6 +15,8 @@ export interface ResponseContract {
   description: string;
   schema?: z.ZodType;
   headers?: Record<string, { description: string; schema: { type: "string" } }>;
+  /** A body that passes `schema`, shown in the OpenAPI document (a test parses each one). */
+  example?: unknown;
 }
 
 export interface RouteRequest<P, Q, B, H> {
@@ -22,6 +24,8 @@ export interface RouteRequest<P, Q, B, H> {
   query?: Q;
   body?: B;
   headers?: H;
+  /** A body that passes `body`, shown in the OpenAPI document (a test parses each one). */
+  bodyExample?: unknown;
 }
 
 type Infer<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -65,6 +69,11 @@ export interface Route<
   request?: RouteRequest<P, Q, B, H>;
   /** Documented responses; 400/401/403 are added from `auth` and `request`. */
   responses: Record<number, ResponseContract>;
+  /**
+   * A read whose 200 answer carries a strong `ETag` (a hash of the body bytes) and answers a matching
+   * `If-None-Match` with 304 and no body, so polling agents transfer only what changed.
+   */
+  conditional?: boolean;
   handle(input: RouteInput<P, Q, B, H>, ctx: RouteContext<A>): Promise<RouteResult>;
 }
 

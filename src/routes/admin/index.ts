@@ -1,4 +1,5 @@
 import type { Route } from "../../http/route";
+import { API_LICENSE, apiContact } from "../api-v1";
 import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
@@ -29,6 +30,16 @@ export function adminV1Routes(): Route[] {
       title: "Workspace Intelligence Admin API",
       version: "1.0.0",
       description: "Product-side operations: workspaces, API keys, review of drafts, and import. Needs the admin token.",
+      contact: apiContact(),
+      license: API_LICENSE,
+      tags: [
+        { name: "Workspaces", description: "Create and rename workspaces." },
+        { name: "API keys", description: "Issue, list and revoke a workspace's API keys." },
+        { name: "Review", description: "The review queue: validate or dispute drafts." },
+        { name: "Import", description: "Fill a workspace from an import document." },
+        { name: "Search", description: "Rebuild a workspace's search index." },
+        { name: "Meta", description: "This description of the admin API." },
+      ],
     }, { kind: "admin" }),
   );
   return routes;

@@ -17,8 +17,34 @@ export const getQueryIntelligenceRoute = defineRoute({
   auth: { kind: "apiKey", scope: "data:read" },
   request: { params: DataSourceNameParamsSchema, query: QueryIntelligenceQuerySchema },
   responses: {
-    200: { description: "Patterns and learnings.", schema: QueryIntelligenceResponseSchema },
-    404: { description: "No data source with this name in the key's workspace.", schema: ErrorSchema },
+    200: {
+      description: "Patterns and learnings.",
+      schema: QueryIntelligenceResponseSchema,
+      example: {
+        patterns: [
+          {
+            question: "ARR by fiscal quarter",
+            sql: "SELECT fiscal_quarter, sum(arr_eur) FROM arr_snapshots GROUP BY 1 ORDER BY 1",
+            resultSummary: "8 quarters, EUR",
+            successCount: 14,
+            lastUsedAt: 1763596800000,
+          },
+        ],
+        errorLearnings: [
+          {
+            failedSql: "SELECT quarter FROM arr_snapshots",
+            errorMessage: 'column "quarter" does not exist',
+            learning: "The column is fiscal_quarter; quarters start in April.",
+            createdAt: 1763510400000,
+          },
+        ],
+      },
+    },
+    404: {
+      description: "No data source with this name in the key's workspace.",
+      schema: ErrorSchema,
+      example: { error: 'No data source named "finance lake" in this workspace', code: "not_found" },
+    },
   },
   handle: async ({ params, query }, { principal, services }) => ({
     status: 200,

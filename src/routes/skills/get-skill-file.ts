@@ -13,9 +13,18 @@ export const getSkillFileRoute = defineRoute({
   tags: ["Skills"],
   auth: { kind: "apiKey", scope: "skills:read" },
   request: { params: SkillNameParamsSchema, query: SkillFileQuerySchema },
+  conditional: true,
   responses: {
-    200: { description: "The file.", schema: SkillFileResponseSchema },
-    404: { description: "Unknown skill or file path.", schema: ErrorSchema },
+    200: {
+      description: "The file. A binary's download address changes with every answer, and so does its `ETag`.",
+      schema: SkillFileResponseSchema,
+      example: { path: "SKILL.md", kind: "markdown", size: 1834, content: "---\nname: churn-analysis\n---\n# Churn analysis\n", url: null },
+    },
+    404: {
+      description: "Unknown skill or file path.",
+      schema: ErrorSchema,
+      example: { error: 'Skill "churn-analysis" has no file at path "README.md"', code: "not_found" },
+    },
     502: { description: "File storage unreachable.", schema: ErrorSchema },
   },
   handle: async ({ params, query }, { principal, services, req }) => {

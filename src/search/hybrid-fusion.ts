@@ -41,16 +41,23 @@ function idf(stats: LexemeStats, lexeme: string): number {
   return Math.log(1 + (stats.documents - df + 0.5) / (df + 0.5));
 }
 
-/** The idf-weighted share of the query's lexemes the candidate contains, each by its best field. */
+/**
+ * The idf-weighted share of the query's lexemes the candidate contains, each by its best field.
+ * A lexeme no document of the collection holds cannot tell documents apart, so it stays out of the
+ * share (in a small workspace its idf would otherwise outweigh every word that does match); a query
+ * mostly made of such lexemes is still a weaker match, so the share is multiplied by the part of
+ * the query's lexemes the collection knows.
+ */
 export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): number {
   const lexemes = Object.keys(stats.documentFrequency);
-  const total = lexemes.reduce((sum, lexeme) => sum + idf(stats, lexeme), 0);
+  const known = lexemes.filter((lexeme) => (stats.documentFrequency[lexeme] ?? 0) > 0);
+  const total = known.reduce((sum, lexeme) => sum + idf(stats, lexeme), 0);
   if (total === 0) return 0;
   const matched = candidate.matchedLexemes.reduce(
     (sum, lexeme, i) => sum + idf(stats, lexeme) * (FUSION.fieldWeights[candidate.matchedWeights[i] ?? "D"] ?? 0),
     0,
   );
-  return Math.min(1, matched / total);
+  return Math.min(1, (matched / total) * (known.length / lexemes.length));
 }
 
 export function semanticScore(similarity: number | null): number {

@@ -146,7 +146,9 @@ describe("search", () => {
     const result = await callTool(full, "search", { query: "advertising became more expensive per new signup", limit: 2 });
     const body = textJson(result) as { results: Array<Record<string, string>> };
     expect(body).toEqual(result.structuredContent);
-    expect(body.results).toHaveLength(2);
+    // The relevance floor may leave fewer than `limit`; never more.
+    expect(body.results.length).toBeGreaterThanOrEqual(1);
+    expect(body.results.length).toBeLessThanOrEqual(2);
     expect(body.results[0]).toEqual({
       id: ids.cac,
       title: "Paid search acquisition cost rose 40% after the bidding change",

@@ -27,7 +27,11 @@ export interface NewArtifact {
   createdAt: Date;
 }
 
-export const ARTIFACT_FIELDS = {
+/**
+ * What lists show (search results, feedback, the review queue): everything but `content`, which
+ * can be a megabyte a row and is only returned by a fetch.
+ */
+export const ARTIFACT_SUMMARY_FIELDS = {
   id: true,
   status: true,
   trigger: true,
@@ -35,7 +39,6 @@ export const ARTIFACT_FIELDS = {
   why: true,
   confidence: true,
   confidenceExplanation: true,
-  content: true,
   recommendation: true,
   keyFindings: true,
   recommendations: true,
@@ -50,6 +53,9 @@ export const ARTIFACT_FIELDS = {
   createdAt: true,
 } as const satisfies Prisma.ArtifactSelect;
 
+export const ARTIFACT_FIELDS = { ...ARTIFACT_SUMMARY_FIELDS, content: true } as const satisfies Prisma.ArtifactSelect;
+
+export type ArtifactSummaryRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_SUMMARY_FIELDS }>;
 export type ArtifactRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_FIELDS }>;
 
 export interface FeedbackPosition {
@@ -108,10 +114,10 @@ export function createArtifactRepository(db: DbTx) {
       });
     },
 
-    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactRecord[]> {
+    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactSummaryRecord[]> {
       return db.artifact.findMany({
         where: { id: { in: artifactIds }, workspaceId, status: "validated" },
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 
@@ -119,7 +125,7 @@ export function createArtifactRepository(db: DbTx) {
     feedbackPage(
       workspaceId: string,
       options: { pushedByKeyId?: string; status?: ArtifactStatus; after?: FeedbackPosition; take: number },
-    ): Promise<ArtifactRecord[]> {
+    ): Promise<ArtifactSummaryRecord[]> {
       const { after } = options;
       return db.artifact.findMany({
         where: {
@@ -133,15 +139,15 @@ export function createArtifactRepository(db: DbTx) {
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: options.take,
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 
-    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactRecord[]> {
+    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactSummaryRecord[]> {
       return db.artifact.findMany({
         where: { workspaceId, ...(status ? { status } : {}) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 

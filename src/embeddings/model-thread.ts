@@ -15,9 +15,6 @@ export class ModelThread {
   private loaded: Promise<void> | undefined;
   private markLoaded: (() => void) | undefined;
 
-  /** `background`: the thread lowers its own scheduling priority, so request threads win the cores. */
-  constructor(private readonly options: { background: boolean }) {}
-
   embed(texts: string[]): Promise<number[][]> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
@@ -42,7 +39,7 @@ export class ModelThread {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"), { workerData: this.options });
+    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"));
     this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
     worker.on("message", ({ id, vectors, error, loaded }: { id: number; vectors?: number[][]; error?: string; loaded?: boolean }) => {
       if (loaded) return this.markLoaded?.();

@@ -30,7 +30,7 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
   tables: INDEXED_TABLES,
   batchRows: 32,
   batchChars: 12_000,
-  batchMs: 400,
+  batchMs: 2_000,
   storeRows: 32,
   leaseSeconds: 120,
   maxAttempts: 3,

@@ -13,6 +13,10 @@ export class MemoizingEmbeddings implements EmbeddingsProvider {
     return this.inner.model;
   }
 
+  get maxInputChars(): number {
+    return this.inner.maxInputChars;
+  }
+
   async embed(texts: string[]): Promise<number[][]> {
     const missing = [...new Set(texts.filter((text) => !this.vectors.has(text)))];
     if (missing.length > 0) {
@@ -20,6 +24,14 @@ export class MemoizingEmbeddings implements EmbeddingsProvider {
       missing.forEach((text, i) => this.vectors.set(text, made[i]!));
     }
     return texts.map((text) => this.vectors.get(text)!);
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const known = this.vectors.get(text);
+    if (known) return known;
+    const vector = await this.inner.embedQuery(text);
+    this.vectors.set(text, vector);
+    return vector;
   }
 
   close(): Promise<void> {

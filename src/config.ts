@@ -82,6 +82,10 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, z.enum(["true", "false"]).default("false")),
+    // How long a process trusts an API key it looked up; a revoke through another process takes effect within it.
+    API_KEY_CACHE_TTL_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(60_000).default(5_000)),
+    // Where the embedding indexer runs: in the web process, or only in `worker` processes.
+    INDEXER: z.preprocess(blankToUndefined, z.enum(["in-process", "worker"]).default("in-process")),
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -90,6 +94,13 @@ const EnvSchema = z
   .superRefine((env, ctx) => {
     if (env.EMBEDDINGS_PROVIDER === "openai" && !env.OPENAI_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["OPENAI_API_KEY"], message: "is required when EMBEDDINGS_PROVIDER=openai" });
+    }
+    if (env.INDEXER === "worker" && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["INDEXER"],
+        message: "worker needs DATABASE_URL: the embedded database belongs to one process, which runs the indexer itself",
+      });
     }
     if (env.FILE_STORAGE === "s3" && !env.S3_BUCKET) {
       ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when FILE_STORAGE=s3" });
@@ -136,6 +147,10 @@ export interface Config {
         forcePathStyle: boolean;
       };
   logLevel: Env["LOG_LEVEL"];
+  /** `in-process`: the web process runs the embedding indexer; `worker`: only `node dist/worker.js` does. */
+  indexer: Env["INDEXER"];
+  /** How long an authenticated API key is trusted without a database lookup (0: never). */
+  apiKeyCacheTtlMs: number;
 }
 
 export class ConfigError extends Error {
@@ -181,6 +196,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: "database" },
     logLevel: env.LOG_LEVEL,
+    indexer: env.INDEXER,
+    apiKeyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
   };
 }
 

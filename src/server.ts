@@ -13,7 +13,10 @@ import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
 
-const SHUTDOWN_GRACE_MS = 9_000;
+// Requests in flight get this long after SIGTERM; the process is gone by the deadline whatever
+// hangs (the platform kills at 30 s, and a deploy waits for us).
+const REQUEST_GRACE_MS = 7_000;
+const SHUTDOWN_DEADLINE_MS = 9_500;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -21,13 +24,22 @@ async function main(): Promise<void> {
   const database = await openDatabase(config);
   const embedded = database.kind === "embedded";
   const embeddings = createEmbeddingsProvider(config.embeddings);
-  const services = createServices({ database, clock: systemClock, logger, embeddings, files: config });
+  const indexInProcess = config.indexer === "in-process";
+  const services = createServices({
+    database,
+    clock: systemClock,
+    logger,
+    embeddings,
+    files: config,
+    indexer: { reindexInline: indexInProcess },
+    apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+  });
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;
   const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
 
-  services.indexer.start();
+  if (indexInProcess) services.indexer.start();
   const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy });
   const server = app.listen(config.port);
   await new Promise<void>((resolve, reject) => {
@@ -52,13 +64,20 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: no new connections, finishing requests in flight");
-    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    const deadline = setTimeout(() => {
+      logger.error("shutdown passed its deadline; exiting");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    // The index batch in flight is abandoned now, not finished: its rows stay pending.
+    const indexerStopped = services.indexer.stop();
+    const force = setTimeout(() => server.closeAllConnections(), REQUEST_GRACE_MS);
     force.unref();
     server.close(async () => {
       clearTimeout(force);
       try {
         if (embedded) clearRunningServer(config.dataDir);
-        await services.indexer.stop();
+        await indexerStopped;
         await embeddings.close();
         await database.close();
         logger.info("stopped");

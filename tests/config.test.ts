@@ -11,7 +11,13 @@ describe("loadConfig", () => {
       embeddings: { provider: "local" },
       fileStorage: { kind: "database" },
       downloadUrlTtlSeconds: 300,
+      indexer: "in-process",
+      apiKeyCacheTtlMs: 5_000,
     });
+  });
+
+  it("lets worker processes index a PostgreSQL deployment", () => {
+    expect(loadConfig({ INDEXER: "worker", DATABASE_URL: "postgres://db/app" }).indexer).toBe("worker");
   });
 
   it("treats blank values as unset", () => {
@@ -35,6 +41,9 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "yes" }, "TRUST_PROXY"],
     [{ TRUST_PROXY: "10.0.0.0/33" }, "TRUST_PROXY"],
     [{ TRUST_PROXY: "loopback, router.internal" }, "TRUST_PROXY"],
+    [{ INDEXER: "elsewhere" }, "INDEXER"],
+    [{ INDEXER: "worker" }, "INDEXER"],
+    [{ API_KEY_CACHE_TTL_MS: "-1" }, "API_KEY_CACHE_TTL_MS"],
   ])("refuses %p naming %s", (env, variable) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(new RegExp(`^Invalid configuration:\\n  - ${variable}: `));

@@ -25,7 +25,8 @@ Review
 Import and search
   import --workspace ID --file FILE.json       the import document (see docs/intelligence.md)
   skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
-  reindex --workspace ID                       re-embeds after an embeddings model change
+  reindex --workspace ID                       re-embeds after an embeddings model change; retries failed rows
+  index-status <workspaceId>                   pending / failed (with errors) / embedded vectors, per kind
 
 Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
 Prints the JSON answer; exits 1 on an error answer.`;
@@ -40,6 +41,8 @@ function required(options: Options, name: string): string {
 }
 
 class UsageError extends Error {}
+
+const dropUndefined = (options: Options): Options => Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 
 const isParseArgsError = (error: unknown) =>
   typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("ERR_PARSE_ARGS");
@@ -88,6 +91,7 @@ const COMMANDS: Record<string, (options: Options) => Request> = {
     path: `/admin/v1/artifacts/${enc(required(o, "artifact"))}/dispute`,
     body: { by: required(o, "by"), reason: required(o, "reason") },
   }),
+  "index-status": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/index` }),
   reindex: (o) => ({ method: "POST", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reindex` }),
   import: (o) => ({
     method: "POST",
@@ -130,7 +134,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const build = COMMANDS[command];
   if (!build) throw new UsageError(`unknown command "${command}"`);
-  const request = build(values as Options);
+  // A workspace id may follow the command instead of --workspace.
+  const request = build({ workspace: positionals[1], ...dropUndefined(values as Options) });
   const connection = await connectAdmin(loadConfig());
   try {
     const response = await callAdmin(connection, request.method, request.path, request.body);

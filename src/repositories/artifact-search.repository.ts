@@ -35,7 +35,7 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
       : [Prisma.sql`workspace_id = ${workspaceId}`, Prisma.sql`(embedding <=> ${vector}::vector) + 0`];
   return Prisma.sql`
     SELECT artifact_id AS id FROM artifact_embeddings
-    WHERE ${workspace} AND searchable AND model = ${query.model}
+    WHERE ${workspace} AND searchable AND model = ${query.model} AND embedding IS NOT NULL
     ORDER BY ${order} LIMIT ${CANDIDATES_PER_SIDE * 2}`;
 }
 
@@ -49,18 +49,35 @@ export async function useNearestStrategy(tx: DbTx, strategy: NearestStrategy): P
   await tx.$executeRaw`SET LOCAL hnsw.ef_search = 200`;
 }
 
-async function chooseStrategy(tx: DbTx, workspaceId: string, model: string, exactScanMaxVectors: number): Promise<NearestStrategy> {
-  const [{ count }] = await tx.$queryRaw<[{ count: number }]>`
-    SELECT count(*)::int AS count FROM artifact_embeddings WHERE workspace_id = ${workspaceId} AND searchable AND model = ${model}`;
-  return count <= exactScanMaxVectors ? "exact" : "hnsw";
-}
+/**
+ * How long a workspace's strategy is reused before its vectors are counted again. Both strategies
+ * give correct answers, so a stale choice near the threshold only costs a little speed; counting
+ * on every search cost a scan of the workspace's vectors per request.
+ */
+export const STRATEGY_TTL_MS = 60_000;
 
 export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVectors?: number } = {}) {
   const exactScanMaxVectors = options.exactScanMaxVectors ?? EXACT_SCAN_MAX_VECTORS;
+  const strategies = new Map<string, { strategy: NearestStrategy; until: number }>();
+
+  async function chooseStrategy(tx: DbTx, workspaceId: string, model: string): Promise<NearestStrategy> {
+    const key = `${workspaceId}\u0000${model}`;
+    const known = strategies.get(key);
+    if (known && known.until > Date.now()) return known.strategy;
+    // Counting stops at the threshold: whether there are more is all the choice needs.
+    const [{ count }] = await tx.$queryRaw<[{ count: number }]>`
+      SELECT count(*)::int AS count FROM (
+        SELECT 1 FROM artifact_embeddings WHERE workspace_id = ${workspaceId} AND searchable AND model = ${model}
+        LIMIT ${exactScanMaxVectors + 1}) AS capped`;
+    const strategy: NearestStrategy = count <= exactScanMaxVectors ? "exact" : "hnsw";
+    if (strategies.size > 10_000) strategies.clear();
+    strategies.set(key, { strategy, until: Date.now() + STRATEGY_TTL_MS });
+    return strategy;
+  }
 
   /** Ids of the artifacts nearest to the query in one workspace (two facets each). */
   async function nearest(tx: DbTx, workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
-    const strategy = await chooseStrategy(tx, workspaceId, query.model, exactScanMaxVectors);
+    const strategy = await chooseStrategy(tx, workspaceId, query.model);
     await useNearestStrategy(tx, strategy);
     const rows = await tx.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query));
     return { ids: rows.map((row) => row.id), strategy };
@@ -72,9 +89,13 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
      * query's model, and the full-text hits on any of the query's words; each with its
      * similarity (that of its nearest vector row) and the query words it contains.
      */
-    candidates(workspaceId: string, query: HybridQuery): Promise<ArtifactCandidate[]> {
-      return db.$transaction(async (tx) => {
-        const nearestIds = query.vector ? (await nearest(tx, workspaceId, query.vector)).ids : [];
+    async candidates(workspaceId: string, query: HybridQuery): Promise<ArtifactCandidate[]> {
+      const search = async (tx: DbTx, strategy: NearestStrategy | undefined) => {
+        if (strategy === "hnsw") await useNearestStrategy(tx, strategy);
+        const nearestIds =
+          query.vector && strategy
+            ? (await tx.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query.vector))).map((row) => row.id)
+            : [];
         return tx.$queryRaw<ArtifactCandidate[]>(
           hybridCandidatesSql(
             {
@@ -91,7 +112,10 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
             query,
           ),
         );
-      });
+      };
+      const strategy = query.vector ? await chooseStrategy(db, workspaceId, query.vector.model) : undefined;
+      // Only the HNSW strategy needs session settings, and so a transaction (a round trip each way).
+      return strategy === "hnsw" ? db.$transaction((tx) => search(tx, strategy)) : search(db, strategy);
     },
 
     /** The nearest-neighbour half alone, for measuring it. */

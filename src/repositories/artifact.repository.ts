@@ -28,7 +28,11 @@ export interface NewArtifact {
   createdAt: Date;
 }
 
-export const ARTIFACT_FIELDS = {
+/**
+ * What lists show (search results, feedback, the review queue): everything but `content`, which
+ * can be a megabyte a row and is only returned by a fetch.
+ */
+export const ARTIFACT_SUMMARY_FIELDS = {
   id: true,
   status: true,
   trigger: true,
@@ -36,7 +40,6 @@ export const ARTIFACT_FIELDS = {
   why: true,
   confidence: true,
   confidenceExplanation: true,
-  content: true,
   recommendation: true,
   keyFindings: true,
   recommendations: true,
@@ -51,6 +54,9 @@ export const ARTIFACT_FIELDS = {
   createdAt: true,
 } as const satisfies Prisma.ArtifactSelect;
 
+export const ARTIFACT_FIELDS = { ...ARTIFACT_SUMMARY_FIELDS, content: true } as const satisfies Prisma.ArtifactSelect;
+
+export type ArtifactSummaryRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_SUMMARY_FIELDS }>;
 export type ArtifactRecord = Prisma.ArtifactGetPayload<{ select: typeof ARTIFACT_FIELDS }>;
 
 const QUEUE_FIELDS = {
@@ -124,10 +130,10 @@ export function createArtifactRepository(db: DbTx) {
       });
     },
 
-    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactRecord[]> {
+    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactSummaryRecord[]> {
       return db.artifact.findMany({
         where: { id: { in: artifactIds }, workspaceId, status: "validated" },
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 
@@ -135,7 +141,7 @@ export function createArtifactRepository(db: DbTx) {
     feedbackPage(
       workspaceId: string,
       options: { pushedByKeyId?: string; status?: ArtifactStatus; after?: FeedbackPosition; take: number },
-    ): Promise<ArtifactRecord[]> {
+    ): Promise<ArtifactSummaryRecord[]> {
       const { after } = options;
       return db.artifact.findMany({
         where: {
@@ -149,15 +155,15 @@ export function createArtifactRepository(db: DbTx) {
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: options.take,
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 
-    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactRecord[]> {
+    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactSummaryRecord[]> {
       return db.artifact.findMany({
         where: { workspaceId, ...(status ? { status } : {}) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        select: ARTIFACT_FIELDS,
+        select: ARTIFACT_SUMMARY_FIELDS,
       });
     },
 

@@ -1,63 +1,100 @@
 import type { Db } from "../db/database";
-import { toVectorLiteral, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { cutToModelInput, InputRejectedError, toVectorLiteral, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
-import { INDEXED_TABLES, type IndexedTable } from "./indexed-tables";
-
-const BATCH_SIZE = 32;
-const IDLE_POLL_MS = 5_000;
-const MAX_BACKOFF_MS = 60_000;
+import { INDEXED_TABLES, type ClaimedRow, type IndexedTable, type IndexState, type RowFailure } from "./indexed-tables";
 
 export type IndexCounts = Record<IndexedTable["name"], number>;
+export type WorkspaceIndexState = { model: string; tables: Record<IndexedTable["name"], IndexState & { failures: RowFailure[] }> };
+
+export interface IndexerOptions {
+  tables: IndexedTable[];
+  /** A batch holds at most this many rows… */
+  batchRows: number;
+  /** …this many characters (after the cut to what the model reads)… */
+  batchChars: number;
+  /** …and as many characters as the model has taken this long for, by the running estimate. */
+  batchMs: number;
+  /** Rows per UPDATE when storing vectors. Small on the embedded database, where a statement holds the one connection. */
+  storeRows: number;
+  /** How long a claim holds a row; a crashed indexer's rows are pending again after it. */
+  leaseSeconds: number;
+  /** Refusals after which a row is set aside as failed. */
+  maxAttempts: number;
+  /** Wait between looks for pending rows when none were found (and nobody called wake()). */
+  idlePollMs: number;
+  /** Whether reindex embeds during the request (false: another process's indexer does it). */
+  reindexInline: boolean;
+}
+
+export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
+  tables: INDEXED_TABLES,
+  batchRows: 32,
+  batchChars: 12_000,
+  batchMs: 2_000,
+  storeRows: 32,
+  leaseSeconds: 120,
+  maxAttempts: 3,
+  idlePollMs: 5_000,
+  reindexInline: true,
+};
+
+const MAX_BACKOFF_MS = 60_000;
+const FAILURES_SHOWN = 20;
+
+/** Thrown into the batch in flight by stop(): its rows are let go and stay pending. */
+class Abandoned extends Error {}
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1_000);
 
 /**
  * Fills pending vectors in the background, so that writes never wait for (or fail with) the
- * embeddings provider. Rows are pending when they have no vector or one made by another model, so
- * a model change re-embeds everything by itself. While the provider is down it backs off
- * exponentially; full-text search finds the pending rows meanwhile.
+ * embeddings provider. Rows are claimed with a lease (`FOR UPDATE SKIP LOCKED`), so any number of
+ * indexers — web processes or workers — share a backlog without embedding a row twice. Empty texts
+ * are skipped; a row the provider refuses is retried alone and, after `maxAttempts`, set aside
+ * with its error. While the provider is unreachable it backs off exponentially; full-text search
+ * finds the pending rows meanwhile.
  */
 export class EmbeddingIndexer {
+  private readonly options: IndexerOptions;
   private running = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private abandon: (() => void) | undefined;
+  private stopped: Promise<never> = new Promise<never>(() => {});
   private failures = 0;
+  private nextTable = 0;
+  /** Running estimate of model time per character, for the time bound of a batch. */
+  private msPerChar: number | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly embeddings: EmbeddingsProvider,
     private readonly logger: Logger,
-    private readonly tables: IndexedTable[] = INDEXED_TABLES,
-  ) {}
+    options: Partial<IndexerOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_INDEXER_OPTIONS, ...options };
+  }
 
-  /** Embeds every pending row now (optionally of one workspace); rejects if the provider fails. */
+  /** Embeds every pending row it can claim now (optionally of one workspace); rejects if the provider is unreachable. */
   async runOnce(workspaceId?: string): Promise<number> {
     let total = 0;
-    for (const table of this.tables) {
-      for (;;) {
-        const rows = await this.db.$queryRaw<Array<{ id: string; text: string | null }>>(
-          table.pending(this.embeddings.model, BATCH_SIZE, workspaceId),
-        );
-        if (rows.length === 0) break;
-        const vectors = await this.embeddings.embed(rows.map((row) => row.text ?? ""));
-        await this.db.$executeRaw(
-          table.storeMany(
-            rows.map((row) => row.id),
-            vectors.map(toVectorLiteral),
-            this.embeddings.model,
-          ),
-        );
-        total += rows.length;
-      }
+    for (;;) {
+      const batch = await this.runBatch(workspaceId);
+      if (batch === undefined) return total;
+      total += batch;
+      await yieldToRequests();
     }
-    return total;
   }
 
   /**
-   * Marks a workspace's vectors pending and embeds them again now. When the provider fails
-   * part-way, the rest stays pending for the background loop.
+   * Marks a workspace's vectors pending again, failed ones included, and embeds them now when this
+   * process indexes. When the provider fails part-way, the rest stays pending for the background.
    */
   async reindexWorkspace(workspaceId: string): Promise<{ cleared: IndexCounts; embedded: number; pending: boolean }> {
     const cleared = {} as IndexCounts;
-    for (const table of this.tables) cleared[table.name] = await this.db.$executeRaw(table.clear(workspaceId));
+    for (const table of this.options.tables) cleared[table.name] = await this.db.$executeRaw(table.clear(workspaceId));
+    if (!this.options.reindexInline) return { cleared, embedded: 0, pending: true };
     try {
       return { cleared, embedded: await this.runOnce(workspaceId), pending: false };
     } catch (error) {
@@ -67,9 +104,26 @@ export class EmbeddingIndexer {
     }
   }
 
+  /** Pending, failed (with their errors), embedded and skipped rows of a workspace, per table. */
+  async state(workspaceId: string): Promise<WorkspaceIndexState> {
+    const { model } = this.embeddings;
+    const { maxAttempts } = this.options;
+    const tables = {} as WorkspaceIndexState["tables"];
+    for (const table of this.options.tables) {
+      const [counts] = await this.db.$queryRaw<[IndexState]>(table.state(workspaceId, model, maxAttempts));
+      const failures = counts!.failed === 0 ? [] : await this.db.$queryRaw<RowFailure[]>(table.failures(workspaceId, model, maxAttempts, FAILURES_SHOWN));
+      tables[table.name] = { ...counts!, failures };
+    }
+    return { model, tables };
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopped = new Promise<never>((_, reject) => {
+      this.abandon = () => reject(new Abandoned("indexer stopping"));
+    });
+    this.stopped.catch(() => {});
     this.loop = this.run();
   }
 
@@ -78,20 +132,27 @@ export class EmbeddingIndexer {
     this.wakeUp?.();
   }
 
+  /** Stops at once: the batch in flight is abandoned (its rows stay pending), whatever the backlog. */
   async stop(): Promise<void> {
     this.running = false;
+    this.abandon?.();
     this.wake();
     await this.loop;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      let delay = IDLE_POLL_MS;
+      let delay = this.options.idlePollMs;
       try {
-        const done = await this.runOnce();
-        if (done > 0) this.logger.debug({ embedded: done, model: this.embeddings.model }, "embedded pending rows");
+        let embedded = 0;
+        for (let batch = await this.runBatch(); batch !== undefined && this.running; batch = await this.runBatch()) {
+          embedded += batch;
+          await yieldToRequests();
+        }
+        if (embedded > 0) this.logger.debug({ embedded, model: this.embeddings.model }, "embedded pending rows");
         this.failures = 0;
       } catch (error) {
+        if (error instanceof Abandoned) break;
         this.failures += 1;
         delay = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** (this.failures - 1));
         this.logger.warn({ err: error, retryInMs: delay }, "embedding pending rows failed; will retry");
@@ -107,5 +168,111 @@ export class EmbeddingIndexer {
       });
       this.wakeUp = undefined;
     }
+  }
+
+  /**
+   * Claims one batch from the next table with pending rows (tables take turns) and settles it.
+   * The number of vectors stored, or undefined when nothing was pending.
+   */
+  private async runBatch(workspaceId?: string): Promise<number | undefined> {
+    const { tables } = this.options;
+    for (let turn = 0; turn < tables.length; turn++) {
+      const table = tables[(this.nextTable + turn) % tables.length]!;
+      const claimed = await this.db.$queryRaw<ClaimedRow[]>(
+        table.claim({
+          model: this.embeddings.model,
+          limit: this.options.batchRows,
+          leaseSeconds: this.options.leaseSeconds,
+          maxAttempts: this.options.maxAttempts,
+          workspaceId,
+        }),
+      );
+      if (claimed.length === 0) continue;
+      this.nextTable = (this.nextTable + turn + 1) % tables.length;
+      return this.settle(table, claimed);
+    }
+    return undefined;
+  }
+
+  private async settle(table: IndexedTable, claimed: ClaimedRow[]): Promise<number> {
+    const rows = claimed.map((row) => ({ id: row.id, text: cutToModelInput(row.text ?? "", this.embeddings.maxInputChars) }));
+    const empty = rows.filter((row) => row.text.trim() === "");
+    if (empty.length > 0) await this.db.$executeRaw(table.skipMany(empty.map((row) => row.id), this.embeddings.model));
+    const batch = this.withinBounds(rows.filter((row) => row.text.trim() !== ""));
+    const later = rows.filter((row) => row.text.trim() !== "" && !batch.includes(row));
+    if (later.length > 0) await this.db.$executeRaw(table.release(later.map((row) => row.id)));
+    if (batch.length === 0) return 0;
+    try {
+      const started = performance.now();
+      const vectors = await this.unlessStopped(this.embeddings.embed(batch.map((row) => row.text)));
+      this.learnSpeed(performance.now() - started, batch);
+      await this.store(table, batch.map((row) => row.id), vectors);
+      return batch.length;
+    } catch (error) {
+      if (!(error instanceof InputRejectedError)) {
+        await this.db.$executeRaw(table.release(batch.map((row) => row.id)));
+        throw error;
+      }
+      return this.settleOneByOne(table, batch, error);
+    }
+  }
+
+  /** After a refused batch: each row alone, so that only the rows the provider refuses are counted. */
+  private async settleOneByOne(table: IndexedTable, batch: Array<{ id: string; text: string }>, refusal: InputRejectedError): Promise<number> {
+    if (batch.length === 1) {
+      await this.db.$executeRaw(table.recordFailure(batch[0]!.id, describe(refusal)));
+      return 0;
+    }
+    let stored = 0;
+    for (const [index, row] of batch.entries()) {
+      try {
+        const vectors = await this.unlessStopped(this.embeddings.embed([row.text]));
+        await this.store(table, [row.id], vectors);
+        stored += 1;
+      } catch (error) {
+        if (!(error instanceof InputRejectedError)) {
+          await this.db.$executeRaw(table.release(batch.slice(index).map((rest) => rest.id)));
+          throw error;
+        }
+        this.logger.warn({ err: error, table: table.name, id: row.id }, "the embeddings provider refused a row");
+        await this.db.$executeRaw(table.recordFailure(row.id, describe(error)));
+      }
+    }
+    return stored;
+  }
+
+  /** The longest prefix within the row, character and time bounds (at least one row). */
+  private withinBounds<R extends { text: string }>(rows: R[]): R[] {
+    const byTime = this.msPerChar ? this.options.batchMs / this.msPerChar : Number.POSITIVE_INFINITY;
+    const maxChars = Math.min(this.options.batchChars, byTime);
+    let chars = 0;
+    let count = 0;
+    for (const row of rows.slice(0, this.options.batchRows)) {
+      chars += row.text.length;
+      if (count > 0 && chars > maxChars) break;
+      count += 1;
+    }
+    return rows.slice(0, count);
+  }
+
+  private learnSpeed(ms: number, batch: Array<{ text: string }>): void {
+    const chars = batch.reduce((sum, row) => sum + row.text.length, 0);
+    if (chars === 0) return;
+    const sample = ms / chars;
+    this.msPerChar = this.msPerChar === undefined ? sample : 0.7 * this.msPerChar + 0.3 * sample;
+  }
+
+  private async store(table: IndexedTable, ids: string[], vectors: number[][]): Promise<void> {
+    const literals = vectors.map(toVectorLiteral);
+    for (let start = 0; start < ids.length; start += this.options.storeRows) {
+      const end = start + this.options.storeRows;
+      await this.db.$executeRaw(table.storeMany(ids.slice(start, end), literals.slice(start, end), this.embeddings.model));
+      if (end < ids.length) await yieldToRequests();
+    }
+  }
+
+  /** The model's answer, unless stop() comes first: then its rows are let go by the caller. */
+  private unlessStopped<T>(work: Promise<T>): Promise<T> {
+    return this.running ? Promise.race([work, this.stopped]) : work;
   }
 }

@@ -1,65 +1,132 @@
 import { Prisma } from "../generated/prisma/client";
 
+/** A row the indexer holds: its id and the text its vector is made from. */
+export interface ClaimedRow {
+  id: string;
+  text: string | null;
+}
+
+/** A workspace's index state in one table, for the current model. */
+export interface IndexState {
+  /** Vectors still to make (none yet, another model's, or refused fewer than the maximum times). */
+  pending: number;
+  /** Rows set aside after being refused the maximum number of times; `reindex` retries them. */
+  failed: number;
+  /** Rows with a vector of the current model. */
+  embedded: number;
+  /** Rows whose text is empty: nothing to embed, found by full-text search alone. */
+  skipped: number;
+}
+
+export interface RowFailure {
+  id: string;
+  attempts: number;
+  error: string | null;
+}
+
 /**
- * Every table whose rows carry a vector: how to find the rows whose vector is pending (none yet, or
- * made by another model), the text to embed for each, and where the vector goes.
+ * Every table whose rows carry a vector, and the SQL the indexer needs for it. A row is pending
+ * while its model column differs from the current model (a model change re-embeds everything),
+ * it was refused fewer than `maxAttempts` times, and no indexer's claim on it is live. A row
+ * whose text is empty gets the model with no vector ("skipped"), so it is never pending again.
  */
 export interface IndexedTable {
   name: "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
-  /** Up to `limit` pending rows as {id, text}, optionally of one workspace. */
-  pending(model: string, limit: number, workspaceId?: string): Prisma.Sql;
-  /** Stores a batch of vectors (pgvector text form) in one statement. */
+  /**
+   * Claims up to `limit` pending rows for `leaseSeconds` and returns them with their text, in one
+   * statement: rows locked by another indexer are skipped, so indexers never share a row.
+   */
+  claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string }): Prisma.Sql;
+  /** Stores vectors (pgvector text form), clearing claim and error. */
   storeMany(ids: string[], vectorLiterals: string[], model: string): Prisma.Sql;
-  /** Marks every vector of a workspace pending again (a reindex). */
+  /** Marks rows with nothing to embed as done for this model. */
+  skipMany(ids: string[], model: string): Prisma.Sql;
+  /** Counts one refusal of a row, with its error, and lets go of it. */
+  recordFailure(id: string, error: string): Prisma.Sql;
+  /** Lets go of rows without counting anything (an abandoned batch): they are pending again. */
+  release(ids: string[]): Prisma.Sql;
+  /** Marks every vector of a workspace pending again, failed ones included (a reindex). */
   clear(workspaceId: string): Prisma.Sql;
+  /** One row: IndexState of a workspace. */
+  state(workspaceId: string, model: string, maxAttempts: number): Prisma.Sql;
+  /** The failed rows of a workspace with their last error. */
+  failures(workspaceId: string, model: string, maxAttempts: number, limit: number): Prisma.Sql;
 }
 
-const inWorkspace = (column: Prisma.Sql, workspaceId?: string) =>
-  workspaceId === undefined ? Prisma.empty : Prisma.sql`AND ${column} = ${workspaceId}`;
+interface TableShape {
+  name: IndexedTable["name"];
+  table: "artifact_embeddings" | "memories" | "query_patterns" | "error_learnings";
+  modelColumn: "model" | "embedding_model";
+  /** The row's text on alias `t`, with `joins` in scope. */
+  text: Prisma.Sql;
+  joins: Prisma.Sql;
+  /** Oldest first, so a backlog is worked through in the order it was written. */
+  order: Prisma.Sql;
+}
 
-/** A table that keeps its vector in `embedding` beside `embedding_model`. */
-function ownColumnTable(
-  name: IndexedTable["name"],
-  tableName: "memories" | "query_patterns" | "error_learnings",
-  text: Prisma.Sql,
-): IndexedTable {
-  const table = Prisma.raw(`"${tableName}"`);
+function indexedTable(shape: TableShape): IndexedTable {
+  const table = Prisma.raw(`"${shape.table}"`);
+  const model = Prisma.raw(shape.modelColumn);
+  const inWorkspace = (workspaceId?: string) => (workspaceId === undefined ? Prisma.empty : Prisma.sql`AND t.workspace_id = ${workspaceId}`);
+  const pending = (current: string, maxAttempts: number) =>
+    Prisma.sql`t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts < ${maxAttempts}`;
   return {
-    name,
-    pending: (model, limit, workspaceId) => Prisma.sql`
-      SELECT id, ${text} AS text FROM ${table}
-      WHERE (embedding IS NULL OR embedding_model IS DISTINCT FROM ${model}) ${inWorkspace(Prisma.sql`workspace_id`, workspaceId)}
-      ORDER BY created_at LIMIT ${limit}`,
-    storeMany: (ids, vectors, model) => Prisma.sql`
-      UPDATE ${table} t SET embedding = v.vector::vector, embedding_model = ${model}
+    name: shape.name,
+    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId }) => Prisma.sql`
+      WITH claimed AS (
+        UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE id IN (
+          SELECT t.id FROM ${table} t
+          WHERE ${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) ${inWorkspace(workspaceId)}
+          ORDER BY ${shape.order} LIMIT ${limit}
+          FOR UPDATE OF t SKIP LOCKED)
+        RETURNING id)
+      SELECT t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
+      WHERE t.id IN (SELECT id FROM claimed) ORDER BY ${shape.order}`,
+    storeMany: (ids, vectors, current) => Prisma.sql`
+      UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
       FROM unnest(${ids}::text[], ${vectors}::text[]) AS v(id, vector) WHERE t.id = v.id`,
-    clear: (workspaceId) =>
-      Prisma.sql`UPDATE ${table} SET embedding = NULL, embedding_model = NULL WHERE workspace_id = ${workspaceId}`,
+    skipMany: (ids, current) => Prisma.sql`
+      UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
+      WHERE id = ANY(${ids}::text[])`,
+    recordFailure: (id, error) => Prisma.sql`
+      UPDATE ${table} SET embed_attempts = embed_attempts + 1, embed_error = ${error}, claimed_until = NULL WHERE id = ${id}`,
+    release: (ids) => Prisma.sql`UPDATE ${table} SET claimed_until = NULL WHERE id = ANY(${ids}::text[])`,
+    clear: (workspaceId) => Prisma.sql`
+      UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL WHERE workspace_id = ${workspaceId}`,
+    state: (workspaceId, current, maxAttempts) => Prisma.sql`
+      SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
+             count(*) FILTER (WHERE t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
+             count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NOT NULL)::int AS embedded,
+             count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
+      FROM ${table} t WHERE t.workspace_id = ${workspaceId}`,
+    failures: (workspaceId, current, maxAttempts, limit) => Prisma.sql`
+      SELECT t.id, t.embed_attempts AS attempts, t.embed_error AS error FROM ${table} t
+      WHERE t.workspace_id = ${workspaceId} AND t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts}
+      ORDER BY t.id LIMIT ${limit}`,
   };
 }
 
+const ownColumnTable = (name: IndexedTable["name"], table: TableShape["table"], text: Prisma.Sql) =>
+  indexedTable({ name, table, modelColumn: "embedding_model", text, joins: Prisma.empty, order: Prisma.sql`t.created_at, t.id` });
+
 export const INDEXED_TABLES: IndexedTable[] = [
-  {
+  indexedTable({
     // Artifact vectors live in the narrow artifact_embeddings table, one per facet (see the schema).
+    // Their ids start with the artifact's time-sortable id, so id order is write order.
     name: "artifacts",
-    pending: (model, limit, workspaceId) => Prisma.sql`
-      SELECT e.id,
-             CASE e.facet
-               WHEN 'headline' THEN concat_ws(E'\n', a.summary,
-                 (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(
-                    CASE WHEN jsonb_typeof(a.key_findings) = 'array' THEN a.key_findings ELSE '[]'::jsonb END) AS f))
-               ELSE concat_ws(E'\n', a.summary, a.why, a.recommendation)
-             END AS text
-      FROM artifact_embeddings e JOIN artifacts a ON a.id = e.artifact_id
-      WHERE (e.embedding IS NULL OR e.model IS DISTINCT FROM ${model}) ${inWorkspace(Prisma.sql`e.workspace_id`, workspaceId)}
-      ORDER BY a.created_at LIMIT ${limit}`,
-    storeMany: (ids, vectors, model) => Prisma.sql`
-      UPDATE artifact_embeddings e SET embedding = v.vector::vector, model = ${model}
-      FROM unnest(${ids}::text[], ${vectors}::text[]) AS v(id, vector) WHERE e.id = v.id`,
-    clear: (workspaceId) =>
-      Prisma.sql`UPDATE artifact_embeddings SET embedding = NULL, model = NULL WHERE workspace_id = ${workspaceId}`,
-  },
-  ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', statement, going_forward)`),
-  ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', question, result_summary)`),
-  ownColumnTable("errorLearnings", "error_learnings", Prisma.sql`concat_ws(E'\n', learning, error_message)`),
+    table: "artifact_embeddings",
+    modelColumn: "model",
+    joins: Prisma.sql`JOIN artifacts a ON a.id = t.artifact_id`,
+    text: Prisma.sql`CASE t.facet
+      WHEN 'headline' THEN concat_ws(E'\n', a.summary,
+        (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(
+           CASE WHEN jsonb_typeof(a.key_findings) = 'array' THEN a.key_findings ELSE '[]'::jsonb END) AS f))
+      ELSE concat_ws(E'\n', a.summary, a.why, a.recommendation)
+    END`,
+    order: Prisma.sql`t.id`,
+  }),
+  ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
+  ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),
+  ownColumnTable("errorLearnings", "error_learnings", Prisma.sql`concat_ws(E'\n', t.learning, t.error_message)`),
 ];

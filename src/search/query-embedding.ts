@@ -7,17 +7,12 @@ export interface QueryVector {
 }
 
 /**
- * The query's vector, or undefined when the provider cannot answer: search then degrades to its
- * full-text half instead of failing the request.
+ * The query's vector from the provider's query lane, or undefined when the provider cannot
+ * answer within its budget: search then degrades to its full-text half instead of failing.
  */
-export async function embedQuery(
-  embeddings: EmbeddingsProvider,
-  text: string,
-  logger: Logger,
-): Promise<QueryVector | undefined> {
+export async function embedQuery(embeddings: EmbeddingsProvider, text: string, logger: Logger): Promise<QueryVector | undefined> {
   try {
-    const [vector] = await embeddings.embed([text]);
-    return vector ? { vector, model: embeddings.model } : undefined;
+    return { vector: await embeddings.embedQuery(text), model: embeddings.model };
   } catch (error) {
     logger.warn({ err: error, model: embeddings.model }, "query embedding failed; searching by text only");
     return undefined;

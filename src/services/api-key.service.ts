@@ -5,15 +5,35 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { ApiKeyRecord, ApiKeyRepository } from "../repositories/api-key.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
+import { ApiKeyCache, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-key-cache";
+
+/** lastUsedAt is written at most this often per key and process: reads must not each turn into a write. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface ApiKeyServiceDeps {
   apiKeys: ApiKeyRepository;
   workspaces: Pick<WorkspaceRepository, "findById">;
   clock: Clock;
   logger: Logger;
+  /** How long a looked-up key is trusted without asking the database again (0: always ask). */
+  cacheTtlMs?: number;
 }
 
-export function createApiKeyService({ apiKeys, workspaces, clock, logger }: ApiKeyServiceDeps) {
+export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs = DEFAULT_API_KEY_CACHE_TTL_MS }: ApiKeyServiceDeps) {
+  const cache = new ApiKeyCache(cacheTtlMs, () => clock.now().getTime());
+  const lastWritten = new Map<string, number>();
+
+  function recordUse(keyId: string): void {
+    const now = clock.now();
+    const written = lastWritten.get(keyId);
+    if (written !== undefined && now.getTime() - written < LAST_USED_RESOLUTION_MS) return;
+    if (lastWritten.size >= 10_000) lastWritten.clear();
+    lastWritten.set(keyId, now.getTime());
+    apiKeys.touchLastUsed(keyId, now).catch((error: unknown) => {
+      logger.warn({ err: error, keyId }, "could not record API key use");
+    });
+  }
+
   return {
     /** Creates a key and returns its secret, which exists nowhere else from then on. */
     async create(workspaceId: string, input: { name: string; scopes?: string[] }): Promise<ApiKeyRecord & { key: string }> {
@@ -35,19 +55,28 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger }: ApiK
 
     async revoke(keyId: string): Promise<void> {
       const revoked = await apiKeys.revoke(keyId, clock.now());
+      cache.forgetKey(keyId);
       if (!revoked) throw notFound(`API key ${keyId} not found`);
     },
 
-    /** The principal behind a secret, or 401. A revoked key is refused from the moment it is revoked. */
+    /**
+     * The principal behind a secret, or 401. A key revoked through this process is refused at
+     * once; one revoked through another process within the cache TTL.
+     */
     async authenticate(secret: string): Promise<ApiKeyPrincipal> {
       const hash = hashApiKeySecret(secret);
+      const cached = cache.get(hash);
+      if (cached) {
+        recordUse(cached.keyId);
+        return cached;
+      }
       const record = await apiKeys.findByHash(hash);
       if (!record || !constantTimeEqual(record.hash, hash)) throw new ApiError("unauthorized", "Invalid API key");
       if (record.revokedAt) throw new ApiError("unauthorized", "This API key has been revoked");
-      apiKeys.touchLastUsed(record.id, clock.now()).catch((error: unknown) => {
-        logger.warn({ err: error, keyId: record.id }, "could not record API key use");
-      });
-      return { keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, scopes: record.scopes };
+      const principal = { keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, scopes: record.scopes };
+      cache.set(hash, principal);
+      recordUse(record.id);
+      return principal;
     },
   };
 }

@@ -5,7 +5,7 @@ import { Prisma, type ArtifactStatus } from "../generated/prisma/client";
 import { ApiError, notFound } from "../http/api-error";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
-import type { ArtifactRecord, ArtifactRepository } from "../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
 import { lexemeStatsOf } from "../search/hybrid-candidates";
@@ -64,7 +64,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   }
 
   /** Validated artifacts of the workspace ranked by the hybrid score (vector similarity fused with text rank). */
-  async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactRecord & { score: number }>> {
+  async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
     const vector = await embedQuery(deps.embeddings, text, deps.logger);
     const candidates = await deps.search.candidates(workspaceId, { text, vector });
     const ranked = rankCandidates(candidates, lexemeStatsOf(candidates), limit);
@@ -129,7 +129,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     async feedback(
       principal: ApiKeyPrincipal,
       query: { cursor?: string; limit: number; status?: ArtifactStatus; audience: "mine" | "workspace" },
-    ): Promise<{ items: ArtifactRecord[]; nextCursor: string | null }> {
+    ): Promise<{ items: ArtifactSummaryRecord[]; nextCursor: string | null }> {
       const scope = { keyId: principal.keyId, audience: query.audience, status: query.status };
       const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope);
       const page = await artifacts.feedbackPage(principal.workspaceId, {

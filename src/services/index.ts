@@ -28,7 +28,7 @@ import { createReviewerService } from "./reviewer.service";
 import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
-import { EmbeddingIndexer } from "../search/embedding-indexer";
+import { EmbeddingIndexer, type IndexerOptions } from "../search/embedding-indexer";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
 
@@ -45,13 +45,16 @@ export interface ServiceDeps {
   logger: Logger;
   embeddings: EmbeddingsProvider;
   files?: FileSettings;
+  indexer?: Partial<IndexerOptions>;
+  /** See Config.apiKeyCacheTtlMs; the default when absent. */
+  apiKeyCacheTtlMs?: number;
 }
 
 // A large import document runs well past Prisma's 5-second default for interactive transactions.
 const IMPORT_TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 
 /** Wires repositories into services; the one place that knows the whole graph. */
-export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS }: ServiceDeps) {
+export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs }: ServiceDeps) {
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
@@ -66,7 +69,12 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     clock,
     publicBaseUrl: files.publicBaseUrl,
   });
-  const indexer = new EmbeddingIndexer(db, embeddings, logger);
+  // The embedded engine is one connection: vectors are stored a few rows a statement, so that a
+  // request waits for at most one small UPDATE.
+  const indexer = new EmbeddingIndexer(db, embeddings, logger, {
+    ...(database.kind === "embedded" ? { storeRows: 4 } : {}),
+    ...indexerOptions,
+  });
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
   return {
@@ -76,7 +84,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),
-    apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger }),
+    apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
     artifacts: createArtifactService({
       artifacts,
       search: createArtifactSearchRepository(db),

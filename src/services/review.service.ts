@@ -1,7 +1,7 @@
 import type { ArtifactStatus } from "../generated/prisma/client";
 import { conflict, notFound } from "../http/api-error";
 import type { Clock } from "../lib/clock";
-import type { ArtifactRecord, ArtifactRepository, QueueEntry } from "../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord, QueueEntry } from "../repositories/artifact.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 
 export interface ReviewServiceDeps {
@@ -28,7 +28,7 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
   }
 
   return {
-    async queue(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactRecord[]> {
+    async queue(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactSummaryRecord[]> {
       if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
       return artifacts.listForReview(workspaceId, status);
     },

@@ -116,7 +116,7 @@ describe("GET /api/v1/data-sources/{name}/query-intelligence", () => {
   });
 
   it("answers by words alone when the embeddings provider fails", async () => {
-    jest.spyOn(t.services.embeddings, "embed").mockRejectedValueOnce(new Error("provider down"));
+    jest.spyOn(t.services.embeddings, "embedQuery").mockRejectedValueOnce(new Error("provider down"));
     const res = await ask("warehouse", "monthly churn");
     expect(res.status).toBe(200);
     expect(res.body.patterns[0].question).toBe("Monthly churn by plan");

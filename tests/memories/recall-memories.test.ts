@@ -92,7 +92,7 @@ describe("GET /api/v1/memories", () => {
   });
 
   it("answers by words alone when the embeddings provider fails", async () => {
-    jest.spyOn(t.services.embeddings, "embed").mockRejectedValueOnce(new Error("provider down"));
+    jest.spyOn(t.services.embeddings, "embedQuery").mockRejectedValueOnce(new Error("provider down"));
     const res = await recall("enterprise churn");
     expect(res.status).toBe(200);
     expect(res.body.hits.map((h: { statement: string }) => h.statement)).toContain("Churn counts enterprise accounts whose subscription ended.");

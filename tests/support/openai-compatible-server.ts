@@ -9,11 +9,14 @@ export interface EmbeddingsRequest {
 
 /**
  * A small OpenAI-compatible embeddings server on loopback: deterministic vectors derived from the
- * text, every request recorded, and failures to order (status codes, or no answer at all).
+ * text, every request recorded, and failures to order (status codes, or no answer at all). Like
+ * OpenAI, it refuses a whole request with 400 when one of its inputs is one it cannot take (here:
+ * the texts `refuses` picks, standing for an over-long or malformed input).
  */
 export async function startOpenAiCompatibleServer() {
   const requests: EmbeddingsRequest[] = [];
   const failures: Array<number | "hang"> = [];
+  const refused: { refuses: (text: string) => boolean } = { refuses: () => false };
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as EmbeddingsRequest;
     requests.push(body);
@@ -21,6 +24,11 @@ export async function startOpenAiCompatibleServer() {
     if (failure === "hang") return;
     if (failure !== undefined) {
       res.writeHead(failure, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "induced" } }));
+      return;
+    }
+    if (body.input.some((text) => refused.refuses(text))) {
+      const message = "This model's maximum context length is 8192 tokens, however you requested more. Please reduce your prompt.";
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message, type: "invalid_request_error" } }));
       return;
     }
     const dimensions = body.dimensions ?? 1536;
@@ -35,6 +43,7 @@ export async function startOpenAiCompatibleServer() {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
     failNext: (...outcomes: Array<number | "hang">) => failures.push(...outcomes),
+    refuseInputs: (refuses: (text: string) => boolean) => (refused.refuses = refuses),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

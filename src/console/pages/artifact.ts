@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ArtifactRecord } from "../../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactSummaryRecord } from "../../repositories/artifact.repository";
 import { html, type SafeHtml } from "../html";
 import { dataSourceBadges, renderBody } from "../render-body";
 import { age, confidenceLevel, isoTime, percent } from "./format";
@@ -21,7 +21,7 @@ const codeOf = listOf(
 
 export interface ArtifactView {
   artifact: ArtifactRecord;
-  similar: Array<ArtifactRecord & { score: number }>;
+  similar: Array<ArtifactSummaryRecord & { score: number }>;
   /** Neighbours in the queue the reviewer came from, for j/k. */
   previousHref?: string;
   nextHref?: string;

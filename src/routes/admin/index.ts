@@ -3,6 +3,7 @@ import { API_LICENSE, apiContact } from "../api-v1";
 import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
+import { indexStateRoute } from "./index-state";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
 import { createReviewerRoute, listReviewersRoute, removeReviewerRoute } from "./reviewers";
 import { disputeArtifactRoute, listReviewQueueRoute, validateArtifactRoute } from "./review";
@@ -24,6 +25,7 @@ export function adminV1Routes(): Route[] {
     createReviewerRoute,
     listReviewersRoute,
     removeReviewerRoute,
+    indexStateRoute,
   ];
   routes.push(
     openApiDocumentRoute("/admin/v1/openapi.json", () => routes, {

@@ -8,8 +8,8 @@ export const reindexWorkspaceRoute = defineRoute({
   operationId: "adminReindexWorkspace",
   summary: "Re-embed a workspace",
   description:
-    "Marks every vector of the workspace pending and embeds them again with the configured model (after a model change). " +
-    "200 when all were embedded; 202 when the provider failed part-way and the rest follows in the background.",
+    "Marks every vector of the workspace pending, failed ones included, and embeds them again with the configured model (after a model change, or to retry rows the provider refused). " +
+    "200 when all were embedded; 202 when the provider failed part-way, or a worker process indexes (INDEXER=worker), and the rest follows in the background.",
   tags: ["Search"],
   auth: { kind: "admin" },
   request: { params: WorkspaceIdParamsSchema },

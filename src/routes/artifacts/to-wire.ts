@@ -1,11 +1,11 @@
-import type { ArtifactRecord } from "../../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactSummaryRecord } from "../../repositories/artifact.repository";
 import { showContent } from "../../services/artifact-content";
 
 // Optional fields with no value are omitted; required arrays are [] when nothing was given.
 const present = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 const asArray = <T>(value: unknown): T[] | undefined => (Array.isArray(value) ? (value as T[]) : undefined);
 
-function summaryFields(record: ArtifactRecord) {
+function summaryFields(record: ArtifactSummaryRecord) {
   return {
     id: record.id,
     summary: record.summary,
@@ -19,7 +19,7 @@ function summaryFields(record: ArtifactRecord) {
   };
 }
 
-export const toArtifactSummary = (record: ArtifactRecord & { score: number }) => ({ ...summaryFields(record), score: record.score });
+export const toArtifactSummary = (record: ArtifactSummaryRecord & { score: number }) => ({ ...summaryFields(record), score: record.score });
 
 export function toArtifactDetail(record: ArtifactRecord) {
   return {
@@ -33,7 +33,7 @@ export function toArtifactDetail(record: ArtifactRecord) {
   };
 }
 
-export const toFeedbackItem = (record: ArtifactRecord) => ({
+export const toFeedbackItem = (record: ArtifactSummaryRecord) => ({
   artifactId: record.id,
   summary: record.summary,
   status: record.status,
@@ -45,7 +45,7 @@ export const toFeedbackItem = (record: ArtifactRecord) => ({
   createdAt: record.createdAt.getTime(),
 });
 
-export const toReviewQueueItem = (record: ArtifactRecord) => ({
+export const toReviewQueueItem = (record: ArtifactSummaryRecord) => ({
   id: record.id,
   status: record.status,
   trigger: record.trigger,

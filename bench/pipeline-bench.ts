@@ -1,0 +1,220 @@
+import { spawn } from "node:child_process";
+import http from "node:http";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { buildApp } from "../src/app";
+import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
+import { openMemoryDatabase } from "../src/db/embedded-database";
+import { applyMigrations } from "../src/db/migrations";
+import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
+import { systemClock } from "../src/lib/clock";
+import { createLogger } from "../src/lib/logger";
+import { createServices } from "../src/services";
+import { startFloorServer } from "./floor-server";
+import { get, load, median, type LoadResult } from "./load";
+
+// Issue figures, one database per run: indexing throughput, reads while a backlog is embedded,
+// request rates beside a bare floor, push latency, SIGTERM-to-exit with a backlog.
+
+const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 1000);
+const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 3000);
+const ROOT = path.resolve(__dirname, "..");
+const QUERIES = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "margins got worse in Europe"];
+const METRICS = ["revenue", "churn", "signups", "support tickets", "refunds", "ad spend", "gross margin", "order volume"];
+const REGIONS = ["EMEA", "North America", "APAC", "Latin America", "Germany", "Japan", "Brazil", "India"];
+
+/** A realistic artifact: a varied headline and a few hundred characters of explanation. */
+const artifact = (n: number) => ({
+  summary: `${METRICS[n % 8]} moved for accounts in ${REGIONS[Math.floor(n / 8) % 8]} (cohort ${n})`,
+  why: `The ${METRICS[(n + 3) % 8]} series changed after the ${n % 12 + 1}th release; ${"segments and regions moved together. ".repeat(6)}`,
+  recommendation: "Review the pricing page and the onboarding flow.",
+  keyFindings: [`${METRICS[n % 8]} changed by ${n % 40}%`, `largest in ${REGIONS[n % 8]}`],
+  confidence: 0.7,
+  confidenceExplanation: "Twelve months of data",
+});
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
+
+async function openDatabase(url: string | undefined): Promise<Database> {
+  if (!url) {
+    const embedded = await openMemoryDatabase();
+    await applyMigrations(embedded.executor);
+    return embeddedDatabase(embedded);
+  }
+  await resetPostgres(url);
+  return postgresDatabase(url);
+}
+
+/** A clean, migrated schema on the bench's own server. */
+async function resetPostgres(url: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+  await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
+  await client.end();
+}
+
+async function timedRequests(base: string, headers: Record<string, string>, paths: () => string, until: () => boolean, minimum: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  while (latencies.length < minimum || !until()) {
+    const sent = performance.now();
+    await get(agent, new URL(paths(), base), headers);
+    latencies.push(performance.now() - sent);
+    if (latencies.length > 5000) break;
+  }
+  agent.destroy();
+  return { p50: median(latencies), max: Math.max(...latencies), count: latencies.length };
+}
+
+export async function runPipelineBench(databaseUrl: string | undefined): Promise<string[]> {
+  const kind = databaseUrl ? "PostgreSQL 15" : "embedded (PGlite)";
+  const logger = createLogger("silent");
+  const database = await openDatabase(databaseUrl);
+  const embeddings = new LocalEmbeddings();
+  const services = createServices({ database, clock: systemClock, logger, embeddings });
+  const server = buildApp({ services, logger }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const workspace = await services.workspaces.create({ name: "bench" });
+  const key = await services.apiKeys.create(workspace.id, { name: "bench" });
+  const auth = { authorization: `Bearer ${key.key}` };
+  await Promise.all([embeddings.embed(["warm up"]), embeddings.embedQuery("warm up")]);
+  services.indexer.start();
+
+  let q = 0;
+  const searchPath = () => `/api/v1/artifacts?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}&limit=10`;
+  const recallPath = () => `/api/v1/memories?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}`;
+  const pending = async () => {
+    const { tables } = await services.indexer.state(workspace.id);
+    return tables.artifacts.pending + tables.memories.pending;
+  };
+
+  // 1. Import → searchable, with searches and recalls answered meanwhile.
+  const importStarted = performance.now();
+  const imported = await services.imports.importDocument(workspace.id, { artifacts: Array.from({ length: ARTIFACTS }, (_, n) => ({ ...artifact(n), status: "validated" as const })) } as never);
+  const importMs = performance.now() - importStarted;
+  let done = false;
+  const watcher = (async () => {
+    while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    done = true;
+  })();
+  const busySearch = await timedRequests(base, auth, searchPath, () => done, 20);
+  const busyRecall = await timedRequests(base, auth, recallPath, () => done, 20);
+  await watcher;
+  const searchableMs = performance.now() - importStarted;
+  const ids = imported.artifactIds;
+
+  // 2. The same reads idle.
+  const idleSearch = await timedRequests(base, auth, searchPath, () => true, 60);
+  const idleRecall = await timedRequests(base, auth, recallPath, () => true, 60);
+
+  // 3. Request rates beside the floor.
+  const floor = await startFloorServer(database.prisma, embeddings, workspace.id);
+  let f = 0;
+  const fetchPath = () => `/api/v1/artifacts/${ids[f++ % ids.length]}`;
+  const floorFetchPath = () => `/artifacts/${ids[f++ % ids.length]}`;
+  const floorSearchPath = () => `/search?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}`;
+  const rates: Array<[string, number, LoadResult, LoadResult]> = [];
+  for (const [name, appPath, floorPath] of [["fetch by id", fetchPath, floorFetchPath], ["search", searchPath, floorSearchPath]] as const) {
+    for (const connections of [1, 32]) {
+      const app = await load(appPath, base, auth, connections, LOAD_MS);
+      const bare = await load(floorPath, floor.base, {}, connections, LOAD_MS);
+      rates.push([name, connections, app, bare]);
+    }
+  }
+  await floor.close();
+
+  // 4. Push latency, one connection.
+  const pushMs: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const sent = performance.now();
+    const res = await fetch(`${base}/api/v1/artifacts`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify(artifact(ARTIFACTS + i)),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(`push answered ${res.status}`);
+    pushMs.push(performance.now() - sent);
+  }
+
+  await services.indexer.stop();
+  await new Promise((resolve) => server.close(resolve));
+  await embeddings.close();
+  await database.close();
+
+  // 5. The real entry point, SIGTERM with a backlog.
+  const sigterm = await sigtermWithBacklog(databaseUrl);
+
+  const lines = [
+    `### ${kind}: ${ARTIFACTS} artifacts, ${os.cpus().length} cores, local model`,
+    "",
+    row(["figure", "measured", "beside", "ratio"]),
+    row(["---", "---", "---", "---"]),
+    row(["import request", `${ms(importMs)} ms`, "", `${((ARTIFACTS / importMs) * 1000).toFixed(0)} artifacts/s`]),
+    row(["import → searchable (all vectors)", `${(searchableMs / 1000).toFixed(1)} s`, "", `**${((ARTIFACTS / searchableMs) * 1000).toFixed(1)} artifacts/s**`]),
+    row(["search p50 / max while embedding", `${ms(busySearch.p50)} / ${ms(busySearch.max)} ms (${busySearch.count} req)`, `idle ${ms(idleSearch.p50)} / ${ms(idleSearch.max)} ms`, `**${(busySearch.p50 / idleSearch.p50).toFixed(2)}×** idle`]),
+    row(["recall p50 / max while embedding", `${ms(busyRecall.p50)} / ${ms(busyRecall.max)} ms (${busyRecall.count} req)`, `idle ${ms(idleRecall.p50)} / ${ms(idleRecall.max)} ms`, `**${(busyRecall.p50 / idleRecall.p50).toFixed(2)}×** idle`]),
+    ...rates.map(([name, connections, app, bare]) =>
+      row([
+        `${name}, ${connections} conn`,
+        `${app.perSecond.toFixed(0)} req/s, p50 ${ms(app.p50)} ms`,
+        `floor ${bare.perSecond.toFixed(0)} req/s, p50 ${ms(bare.p50)} ms`,
+        `**${(app.perSecond / bare.perSecond).toFixed(2)}×** req/s, p50 ${(app.p50 / bare.p50).toFixed(2)}×`,
+      ]),
+    ),
+    row(["push p50, 1 conn", `**${ms(median(pushMs))} ms**`, "", ""]),
+    row(["SIGTERM → exit, backlog pending", `**${(sigterm.exitMs / 1000).toFixed(2)} s**`, `${sigterm.pending} vectors pending`, `exit code ${sigterm.code}`]),
+    "",
+  ];
+  return lines;
+}
+
+/** Starts `src/server.ts` as a process, imports a backlog through the admin API, and times SIGTERM to exit. */
+async function sigtermWithBacklog(databaseUrl: string | undefined): Promise<{ exitMs: number; code: number | null; pending: number }> {
+  if (databaseUrl) await resetPostgres(databaseUrl);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-bench-"));
+  const adminToken = "bench-admin-token-0123456789";
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: adminToken, DATABASE_URL: databaseUrl ?? "", LOG_LEVEL: "info" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += String(chunk)));
+  child.stderr.on("data", (chunk) => (output += String(chunk)));
+  const port = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    child.stdout.on("data", () => {
+      const match = /"port":(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+  });
+  const admin = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
+  const base = `http://127.0.0.1:${port}`;
+  const created = (await (await fetch(`${base}/admin/v1/workspaces`, { method: "POST", headers: admin, body: JSON.stringify({ name: "backlog" }) })).json()) as { id: string };
+  const res = await fetch(`${base}/admin/v1/workspaces/${created.id}/import`, {
+    method: "POST",
+    headers: admin,
+    body: JSON.stringify({ artifacts: Array.from({ length: ARTIFACTS }, (_, n) => artifact(n)) }),
+  });
+  if (res.status !== 200) throw new Error(`import answered ${res.status}`);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const state = (await (await fetch(`${base}/admin/v1/workspaces/${created.id}/index`, { headers: admin })).json()) as { tables: Record<string, { pending: number }> };
+  const pending = Object.values(state.tables).reduce((sum, table) => sum + table.pending, 0);
+  const sent = performance.now();
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const code = await exited;
+  const exitMs = performance.now() - sent;
+  rmSync(dataDir, { recursive: true, force: true });
+  return { exitMs, code, pending };
+}

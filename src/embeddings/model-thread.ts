@@ -1,0 +1,69 @@
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { InputRejectedError } from "./embeddings-provider";
+
+type Pending = { resolve: (vectors: number[][]) => void; reject: (error: Error) => void };
+
+/**
+ * One worker thread running the local model, answering in FIFO order. Started on first use; an
+ * idle thread does not keep the process alive (it is ref'd while requests are pending).
+ */
+export class ModelThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private loaded: Promise<void> | undefined;
+  private markLoaded: (() => void) | undefined;
+
+  embed(texts: string[]): Promise<number[][]> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<number[][]>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, texts });
+    });
+  }
+
+  /** Resolves once the model is loaded (starting the thread if needed): a cold start is not a slow answer. */
+  ready(): Promise<void> {
+    this.ensureWorker();
+    return this.loaded!;
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"));
+    this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
+    worker.on("message", ({ id, vectors, error, loaded }: { id: number; vectors?: number[][]; error?: string; loaded?: boolean }) => {
+      if (loaded) return this.markLoaded?.();
+      const pending = this.pending.get(id);
+      if (!pending) return;
+      this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
+      // The model threw on these texts: the thread itself is fine.
+      if (error !== undefined) pending.reject(new InputRejectedError(`local embeddings failed: ${error}`));
+      else pending.resolve(vectors ?? []);
+    });
+    worker.on("error", (error) => this.failAll(error));
+    worker.on("exit", () => {
+      if (this.worker === worker) this.worker = undefined;
+      this.markLoaded?.();
+      this.failAll(new Error("local embeddings worker exited"));
+    });
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+}

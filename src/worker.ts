@@ -1,0 +1,57 @@
+import "dotenv/config";
+import { ConfigError, loadConfig } from "./config";
+import { postgresDatabase } from "./db/database";
+import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { createLogger } from "./lib/logger";
+import { EmbeddingIndexer } from "./search/embedding-indexer";
+
+// The `worker` process type (`node dist/worker.js`): background work of a PostgreSQL deployment,
+// so that web processes only answer requests (INDEXER=worker). Any number may run: the indexer's
+// claims keep them from sharing a row. Each job has start() and stop(); stop() abandons work in flight.
+
+const SHUTDOWN_DEADLINE_MS = 9_500;
+// Web processes cannot wake a worker's indexer, so it looks for new rows more often than a web one.
+const WORKER_POLL_MS = 1_000;
+
+interface BackgroundJob {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  if (!config.databaseUrl) {
+    throw new ConfigError(["DATABASE_URL: the worker needs the shared PostgreSQL; on the embedded database the server indexes by itself"]);
+  }
+  const database = postgresDatabase(config.databaseUrl);
+  const embeddings = createEmbeddingsProvider(config.embeddings);
+  const jobs: BackgroundJob[] = [new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS })];
+  for (const job of jobs) job.start();
+  logger.info({ model: embeddings.model }, "worker started: embedding pending rows");
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "worker stopping: abandoning work in flight");
+    setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS).unref();
+    try {
+      await Promise.all(jobs.map((job) => job.stop()));
+      await embeddings.close();
+      await database.close();
+      logger.info("stopped");
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, "error while stopping the worker");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+import { Prisma } from "../../src/generated/prisma/client";
+import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
+import { createLogger } from "../../src/lib/logger";
+import { EmbeddingIndexer } from "../../src/search/embedding-indexer";
+import { INDEXED_TABLES } from "../../src/search/indexed-tables";
+import { pushArtifact } from "../support/artifacts";
+import { createWorkspaceWithKey, importContent } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+const logger = createLogger("silent");
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** The real local model behind a wrapper that counts the texts of each index batch. */
+function counting(real: EmbeddingsProvider, onBatch: (texts: string[]) => void = () => {}) {
+  const counted = { texts: 0 };
+  const provider: EmbeddingsProvider = {
+    model: real.model,
+    maxInputChars: real.maxInputChars,
+    embed: async (texts) => {
+      counted.texts += texts.length;
+      onBatch(texts);
+      return real.embed(texts);
+    },
+    embedQuery: (text) => real.embedQuery(text),
+    close: async () => {},
+  };
+  return { provider, counted };
+}
+
+async function importArtifacts(workspaceId: string, count: number, summary = (i: number) => `Refund rate rose in region ${i}`) {
+  await importContent(t.services, workspaceId, {
+    artifacts: Array.from({ length: count }, (_, i) => ({ summary: summary(i), why: `Reason ${i}`, confidence: 0.5, confidenceExplanation: "c" })),
+  });
+}
+
+const pendingArtifactVectors = async (workspaceId: string) =>
+  (await t.services.indexer.state(workspaceId)).tables.artifacts.pending;
+
+describe("the embedding indexer", () => {
+  it("embeds each row exactly once when two indexers share the database", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 12);
+    const a = counting(t.services.embeddings);
+    const b = counting(t.services.embeddings);
+    const options = { batchRows: 4 };
+    const [fromA, fromB] = await Promise.all([
+      new EmbeddingIndexer(t.database.prisma, a.provider, logger, options).runOnce(ws.workspaceId),
+      new EmbeddingIndexer(t.database.prisma, b.provider, logger, options).runOnce(ws.workspaceId),
+    ]);
+    // 12 artifacts: two facet vectors and one memory each.
+    expect(a.counted.texts + b.counted.texts).toBe(36);
+    expect(fromA + fromB).toBe(36);
+    expect(a.counted.texts).toBeGreaterThan(0);
+    expect(b.counted.texts).toBeGreaterThan(0);
+    const state = await t.services.indexer.state(ws.workspaceId);
+    expect(state.tables.artifacts).toMatchObject({ pending: 0, embedded: 24 });
+    expect(state.tables.memories).toMatchObject({ pending: 0, embedded: 12 });
+  });
+
+  it("skips a row whose text is empty instead of leaving it pending", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await pushArtifact(t, ws.auth, { summary: "   " });
+    await t.services.indexer.runOnce(ws.workspaceId);
+    const { artifacts } = (await t.services.indexer.state(ws.workspaceId)).tables;
+    // The headline facet (summary and key findings) is blank; the body facet has the `why`.
+    expect(artifacts).toMatchObject({ pending: 0, failed: 0, embedded: 1, skipped: 1 });
+  });
+
+  it("gives a crashed indexer's claimed rows back once its lease runs out", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 2);
+    const artifacts = INDEXED_TABLES.find((table) => table.name === "artifacts")!;
+    // Claimed by an indexer that then died: nobody settles these rows.
+    const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds: 1, maxAttempts: 3, workspaceId: ws.workspaceId });
+    expect(await t.database.prisma.$queryRaw<unknown[]>(claim)).toHaveLength(4);
+
+    await t.services.indexer.runOnce(ws.workspaceId);
+    expect(await pendingArtifactVectors(ws.workspaceId)).toBe(4);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await t.services.indexer.runOnce(ws.workspaceId);
+    expect(await pendingArtifactVectors(ws.workspaceId)).toBe(0);
+  });
+
+  it("abandons the batch in flight on stop, leaving its rows pending and unclaimed", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 40, (i) => `Long report ${i}: ${"margins shrank in every region ".repeat(30)}`);
+    let batchStarted!: () => void;
+    const started = new Promise<void>((resolve) => (batchStarted = resolve));
+    const { provider } = counting(t.services.embeddings, () => batchStarted());
+    const indexer = new EmbeddingIndexer(t.database.prisma, provider, logger);
+    indexer.start();
+    await started;
+    const stopping = Date.now();
+    await indexer.stop();
+    expect(Date.now() - stopping).toBeLessThan(1_000);
+    const held = await t.database.prisma.$queryRaw<[{ count: number }]>(
+      Prisma.sql`SELECT count(*)::int AS count FROM artifact_embeddings WHERE workspace_id = ${ws.workspaceId} AND claimed_until IS NOT NULL`,
+    );
+    expect(held[0].count).toBe(0);
+    expect(await pendingArtifactVectors(ws.workspaceId)).toBeGreaterThan(0);
+  });
+});
+
+describe("the query lane of the local model", () => {
+  it("answers a query embedding ahead of an index batch sent before it", async () => {
+    const embeddings = t.services.embeddings;
+    await Promise.all([embeddings.embed(["warm"]), embeddings.embedQuery("warm")]);
+    const batch = embeddings.embed(Array.from({ length: 8 }, (_, i) => `Index text ${i}: ${"revenue by region and segment ".repeat(10)}`));
+    const first = await Promise.race([batch.then(() => "index batch"), embeddings.embedQuery("churn in EMEA").then(() => "query")]);
+    expect(first).toBe("query");
+    await batch;
+  });
+});

@@ -17,7 +17,8 @@ describe("loadConfig", () => {
   });
 
   it("lets worker processes index a PostgreSQL deployment", () => {
-    expect(loadConfig({ INDEXER: "worker", DATABASE_URL: "postgres://db/app" }).indexer).toBe("worker");
+    const env = { INDEXER: "worker", DATABASE_URL: "postgres://db/app", PUBLIC_BASE_URL: "https://wsi.example.com", SIGNING_SECRET: "s".repeat(32) };
+    expect(loadConfig(env).indexer).toBe("worker");
   });
 
   it("treats blank values as unset", () => {

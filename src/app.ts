@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { mountRoutes } from "./http/mount-routes";
+import { rejectMalformedQuery } from "./http/percent-encoding";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { adminV1Routes } from "./routes/admin";
@@ -25,7 +26,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDep
   // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
   app.set("query parser", "simple");
   app.set("json spaces", 0);
-  app.use(requestId, requestLog(logger));
+  app.use(requestId, requestLog(logger), rejectMalformedQuery);
 
   const router = express.Router();
   mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services });

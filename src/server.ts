@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./config";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   services.indexer.start();
   const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl });
   const server = app.listen(config.port);
+  answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);

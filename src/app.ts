@@ -3,6 +3,7 @@ import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { mountRoutes } from "./http/mount-routes";
 import { rejectMalformedQuery } from "./http/percent-encoding";
+import { createRateLimiters, DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./http/rate-limit/rate-limiters";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { adminV1Routes } from "./routes/admin";
@@ -17,10 +18,12 @@ export interface AppDeps {
   /** The admin API is mounted only when a token is given. */
   adminToken?: string;
   publicBaseUrl?: string;
+  /** Defaults to DEFAULT_RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, rateLimits = DEFAULT_RATE_LIMITS }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   // Repeated parameters arrive as arrays and are refused by name; no nested-object syntax.
@@ -29,7 +32,8 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl }: AppDep
   app.use(requestId, requestLog(logger), rejectMalformedQuery);
 
   const router = express.Router();
-  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services });
+  const rateLimiters = createRateLimiters(rateLimits, services.database);
+  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters });
   if (adminToken) {
     mountRoutes(router, adminV1Routes(), { services, adminToken });
   } else {

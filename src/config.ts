@@ -40,6 +40,9 @@ const EnvSchema = z
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, z.enum(["true", "false"]).default("false")),
+    RATE_LIMIT_WINDOW_SECONDS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(86_400).default(60)),
+    RATE_LIMIT_PER_KEY: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(600)),
+    RATE_LIMIT_PER_ADDRESS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(120)),
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -78,6 +81,7 @@ export interface Config {
         forcePathStyle: boolean;
       };
   logLevel: Env["LOG_LEVEL"];
+  rateLimits: { windowSeconds: number; perKey: number; perAddress: number };
 }
 
 export class ConfigError extends Error {
@@ -121,5 +125,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: "database" },
     logLevel: env.LOG_LEVEL,
+    rateLimits: { windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS, perKey: env.RATE_LIMIT_PER_KEY, perAddress: env.RATE_LIMIT_PER_ADDRESS },
   };
 }

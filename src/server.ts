@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
 
   services.indexer.start();
-  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl });
+  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, rateLimits: config.rateLimits });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { ErrorSchema } from "../contracts/common";
-import type { ResponseContract, Route } from "./route";
+import { isRateLimited, type ResponseContract, type Route } from "./route";
 
 export interface DocumentInfo {
   title: string;
@@ -11,6 +11,17 @@ export interface DocumentInfo {
 
 const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "Id of this request, to quote when reporting a problem.", schema: { type: "string" as const } },
+};
+
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description: 'Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax).',
+    schema: { type: "string" as const },
+  },
+  "RateLimit-Policy": {
+    description: 'The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key).',
+    schema: { type: "string" as const },
+  },
 };
 
 /** Responses every route can give because of how it is called, added so no route repeats them. */
@@ -29,6 +40,13 @@ function implicitErrors(route: Route): Record<number, ResponseContract> {
   if (request?.body) {
     errors[413] = { description: "Body larger than 1 MiB.", schema: ErrorSchema };
   }
+  if (isRateLimited(route)) {
+    errors[429] = {
+      description: "Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds.",
+      schema: ErrorSchema,
+      headers: { "Retry-After": { description: "Seconds until the limit resets.", schema: { type: "string" } } },
+    };
+  }
   return errors;
 }
 
@@ -38,7 +56,11 @@ function toResponses(route: Route): RouteConfig["responses"] {
   for (const [status, contract] of Object.entries(all)) {
     responses[status] = {
       description: contract.description,
-      headers: { ...REQUEST_ID_HEADER, ...(contract.headers ?? {}) },
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...(isRateLimited(route) && (Number(status) < 300 || Number(status) === 429) ? RATE_LIMIT_HEADERS : {}),
+        ...(contract.headers ?? {}),
+      },
       ...(contract.schema ? { content: { "application/json": { schema: contract.schema } } } : {}),
     };
   }

@@ -6,6 +6,7 @@ import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { systemClock, type Clock } from "../../src/lib/clock";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { createServices, type FileSettings, type Services } from "../../src/services";
+import type { RateLimitSettings } from "../../src/http/rate-limit/rate-limiters";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 
@@ -27,14 +28,21 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 export async function createTestApp(
-  options: { adminToken?: string | null; clock?: Clock; logger?: Logger; embeddings?: EmbeddingsProvider; files?: FileSettings } = {},
+  options: {
+    adminToken?: string | null;
+    clock?: Clock;
+    logger?: Logger;
+    embeddings?: EmbeddingsProvider;
+    files?: FileSettings;
+    rateLimits?: RateLimitSettings;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const logger = options.logger ?? createLogger("silent");
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken });
+  const app = buildApp({ services, logger, adminToken, rateLimits: options.rateLimits });
   return {
     app,
     services,

@@ -25,7 +25,8 @@ async function main(): Promise<void> {
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;
-  const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
+  const localAdminToken = config.adminToken === undefined && embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined;
+  const adminToken = config.adminToken ?? localAdminToken?.token;
 
   services.indexer.start();
   const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, rateLimits: config.rateLimits });
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
       baseUrl: config.publicBaseUrl ?? `http://localhost:${port}`,
       database: embedded ? `embedded Postgres in ${config.dataDir}` : "PostgreSQL at DATABASE_URL",
       adminToken,
-      adminTokenGenerated: adminToken !== undefined && config.adminToken === undefined,
+      localAdminToken,
       firstRun,
     }),
   );

@@ -3,6 +3,7 @@ import type { Logger } from "../lib/logger";
 import { ApiError } from "./api-error";
 import { toClientApiError } from "./body-errors";
 import { toDatabaseApiError } from "./database-errors";
+import { loggablePath } from "./request-context";
 
 /** The one place errors become responses: `{error, code}`, never a stack trace. */
 export function errorHandler(logger: Logger) {
@@ -17,7 +18,7 @@ export function errorHandler(logger: Logger) {
       return;
     }
     logger.error(
-      { requestId: res.locals.requestId, method: req.method, path: req.path, err: error },
+      { requestId: res.locals.requestId, method: req.method, path: loggablePath(req.originalUrl.split("?")[0]!), err: error },
       "unhandled error",
     );
     res.status(500).json({

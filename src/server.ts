@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from "./config";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { createHousekeeping } from "./jobs/housekeeping";
 import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
   const adminToken = config.adminToken ?? localAdminToken?.token;
 
   services.indexer.start();
+  const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger });
+  housekeeping.start();
   const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, rateLimits: config.rateLimits });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
       try {
         if (embedded) clearRunningServer(config.dataDir);
         await services.indexer.stop();
+        await housekeeping.stop();
         await embeddings.close();
         await database.close();
         logger.info("stopped");

@@ -34,6 +34,9 @@ function lockPath(dataDir: string): string {
   return path.join(dataDir, "owner");
 }
 
+/** Data dirs this process has locked. */
+const heldHere = new Set<string>();
+
 function ownerPidPath(dataDir: string): string {
   return path.join(dataDir, "owner.pid");
 }
@@ -47,8 +50,8 @@ function ownerIsGone(dataDir: string): boolean {
     return false;
   }
   if (!Number.isInteger(pid) || pid <= 0) return false;
-  // Our own id was recorded by an earlier process (pid 1 in a fresh container, say): not us yet.
-  if (pid === process.pid) return true;
+  // Our own id: we hold the lock, or an earlier process had the same id (pid 1 in a container).
+  if (pid === process.pid) return !heldHere.has(dataDir);
   try {
     process.kill(pid, 0);
     return false;
@@ -74,8 +77,13 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   mkdirSync(root, { recursive: true });
   let release: () => Promise<void>;
   try {
-    release = await takeLock(root);
+    const unlock = await takeLock(root);
+    heldHere.add(root);
     writeFileSync(ownerPidPath(root), `${process.pid}\n`);
+    release = async () => {
+      heldHere.delete(root);
+      await unlock();
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLockedError(root);
     throw error;

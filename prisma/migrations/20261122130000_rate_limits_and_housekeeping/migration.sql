@@ -10,3 +10,6 @@ CREATE UNLOGGED TABLE "rate_limit_counters" (
 
 -- Housekeeping deletes the counters of past windows.
 CREATE INDEX "rate_limit_counters_reset_at_idx" ON "rate_limit_counters"("reset_at");
+
+-- Housekeeping looks for blobs no skill file points at.
+CREATE INDEX "skill_files_storage_key_idx" ON "skill_files"("storage_key");

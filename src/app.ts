@@ -2,6 +2,8 @@ import express, { type Express } from "express";
 import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { mountRoutes } from "./http/mount-routes";
+import { rejectMalformedQuery } from "./http/percent-encoding";
+import { createRateLimiters, DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./http/rate-limit/rate-limiters";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
@@ -21,10 +23,12 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** Express's `trust proxy` (TRUST_PROXY): which hops' X-Forwarded-For/-Proto to believe. */
   trustProxy?: boolean | number | string;
+  /** Defaults to DEFAULT_RATE_LIMITS. */
+  rateLimits?: RateLimitSettings;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -34,10 +38,11 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   // Entity tags only where a route declares `conditional` (src/http/conditional-get.ts): Express's
   // default would hash every answer, pushes and errors included.
   app.set("etag", false);
-  app.use(requestId, requestLog(logger));
+  app.use(requestId, requestLog(logger), rejectMalformedQuery);
 
   const router = express.Router();
-  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services });
+  const rateLimiters = createRateLimiters(rateLimits, services.database);
+  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters });
   if (adminToken) {
     mountRoutes(router, adminV1Routes(), { services, adminToken });
   } else {

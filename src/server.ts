@@ -9,6 +9,8 @@ import { DatabaseNotReadyError } from "./db/database-readiness";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { createHousekeeping } from "./jobs/housekeeping";
+import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
@@ -37,11 +39,22 @@ async function main(): Promise<void> {
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
   const firstRun = embedded ? await setUpFirstRun(services) : undefined;
-  const adminToken = config.adminToken ?? (embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined);
+  const localAdminToken = config.adminToken === undefined && embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined;
+  const adminToken = config.adminToken ?? localAdminToken?.token;
 
   if (indexInProcess) services.indexer.start();
-  const app = buildApp({ services, logger, adminToken, publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy });
+  const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger });
+  housekeeping.start();
+  const app = buildApp({
+    services,
+    logger,
+    adminToken,
+    publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
+    rateLimits: config.rateLimits,
+  });
   const server = app.listen(config.port);
+  answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
@@ -54,7 +67,7 @@ async function main(): Promise<void> {
       baseUrl: config.publicBaseUrl ?? `http://localhost:${port}`,
       database: embedded ? `embedded Postgres in ${config.dataDir}` : "PostgreSQL at DATABASE_URL",
       adminToken,
-      adminTokenGenerated: adminToken !== undefined && config.adminToken === undefined,
+      localAdminToken,
       firstRun,
     }),
   );
@@ -78,6 +91,7 @@ async function main(): Promise<void> {
       try {
         if (embedded) clearRunningServer(config.dataDir);
         await indexerStopped;
+        await housekeeping.stop();
         await embeddings.close();
         await database.close();
         logger.info("stopped");

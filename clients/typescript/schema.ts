@@ -518,6 +518,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `private`: workspace data, for no shared cache. */
                     "Cache-Control"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -600,6 +604,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pushArtifact: {
@@ -650,6 +677,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `private`: workspace data, for no shared cache. */
                     "Cache-Control"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     /** @description `true` when this answer repeats an earlier one. */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -749,6 +780,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getArtifact: {
@@ -775,6 +829,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -819,6 +877,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -891,6 +953,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFeedback: {
@@ -918,6 +1003,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `private`: workspace data, for no shared cache. */
                     "Cache-Control"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,6 +1090,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getBriefing: {
@@ -1024,6 +1136,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1063,6 +1179,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1118,6 +1238,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     recallMemories: {
@@ -1139,6 +1282,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `private`: workspace data, for no shared cache. */
                     "Cache-Control"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1209,6 +1356,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listDataSources: {
@@ -1232,6 +1402,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1283,6 +1457,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1321,6 +1499,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getQueryIntelligence: {
@@ -1345,6 +1546,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description `private`: workspace data, for no shared cache. */
                     "Cache-Control"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1645,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSkills: {
@@ -1463,6 +1691,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,6 +1738,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1544,6 +1780,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getSkillFile: {
@@ -1573,6 +1832,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1597,6 +1860,10 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1669,6 +1936,29 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description File storage unreachable. */
             502: {
                 headers: {
@@ -1707,6 +1997,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1718,6 +2012,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Strong entity tag of this body. Send it back as `If-None-Match` to get 304 while nothing changed. */
                     ETag?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1734,6 +2032,29 @@ export interface operations {
                      * @example {
                      *       "error": "This document is served as application/json only, which Accept rules out",
                      *       "code": "not_acceptable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax). */
+                    RateLimit?: string;
+                    /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds until the limit resets. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
+                     *       "code": "rate_limited"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

@@ -1,11 +1,13 @@
 import type { FirstRunResult } from "./first-run";
+import type { LocalAdminToken } from "./local-files";
 
 /** What a newcomer reads in the terminal: where the API is, the secrets made for them, what to run next. */
 export function startupBanner(options: {
   baseUrl: string;
   database: string;
   adminToken?: string;
-  adminTokenGenerated: boolean;
+  /** The token kept in DATA_DIR when ADMIN_TOKEN is not set: shown only on the run that made it. */
+  localAdminToken?: LocalAdminToken;
   firstRun?: FirstRunResult;
 }): string {
   const { baseUrl, firstRun } = options;
@@ -24,8 +26,11 @@ export function startupBanner(options: {
       `  password: ${firstRun.reviewer.password}`,
     );
   }
-  if (options.adminToken && options.adminTokenGenerated) {
-    lines.push("", `Admin token (ADMIN_TOKEN was not set; kept in DATA_DIR/admin-token):`, "", `  ADMIN_TOKEN=${options.adminToken}`);
+  const local = options.localAdminToken;
+  if (local?.created) {
+    lines.push("", `Admin token (ADMIN_TOKEN was not set; shown this once, kept in ${local.file}):`, "", `  ADMIN_TOKEN=${local.token}`);
+  } else if (local) {
+    lines.push("", `Admin API enabled with the token kept in ${local.file} (set ADMIN_TOKEN to use your own).`);
   } else if (!options.adminToken) {
     lines.push("", "Admin API disabled: set ADMIN_TOKEN to enable /admin/v1.");
   }

@@ -4,13 +4,21 @@ import { randomBase62 } from "../lib/ids";
 
 // Files kept beside the embedded database for local development only.
 
+export interface LocalAdminToken {
+  token: string;
+  /** Where it is kept. */
+  file: string;
+  /** Made on this run (and so shown once); otherwise read from the file. */
+  created: boolean;
+}
+
 /** The admin token of a local server started without ADMIN_TOKEN: made once, then reused. */
-export function loadOrCreateLocalAdminToken(dataDir: string): string {
-  const file = path.join(dataDir, "admin-token");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+export function loadOrCreateLocalAdminToken(dataDir: string): LocalAdminToken {
+  const file = path.resolve(dataDir, "admin-token");
+  if (existsSync(file)) return { token: readFileSync(file, "utf8").trim(), file, created: false };
   const token = `adm_${randomBase62(40)}`;
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return token;
+  return { token, file, created: true };
 }
 
 export function readLocalAdminToken(dataDir: string): string | undefined {

@@ -1,11 +1,12 @@
 import { NonEmptyString, Timestamp, integerQueryParam, numberFromDecimalText } from "./common";
+import { TEXT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const ArtifactDataSourceSchema = z
   .object({
     type: z.enum(["file", "database", "external"]),
-    name: z.string(),
-    id: z.string().optional(),
+    name: z.string().max(TEXT_LIMITS.dataSourceField),
+    id: z.string().max(TEXT_LIMITS.dataSourceField).optional(),
   })
   .openapi("ArtifactDataSource");
 
@@ -27,9 +28,17 @@ export const ArtifactCodeExecutedSchema = z
   })
   .openapi("ArtifactCodeExecuted");
 
-/** Artifact body: stored as submitted, not validated beyond being a string or a JSON object. */
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Artifact body: stored as submitted, not validated beyond being a string or a JSON object. The
+ * object is passed through as parsed (not copied key by key), so a `__proto__` key is kept.
+ */
 export const ArtifactContentSchema = z
-  .union([z.string(), z.record(z.string(), z.unknown())], { error: "must be a string or an object" })
+  .union([z.string(), z.custom<Record<string, unknown>>(isJsonObject).openapi({ type: "object", additionalProperties: true })], {
+    error: "must be a string or an object",
+  })
   .openapi({
     description:
       "Artifact body: a string, or the element tree `{root, elements}` of the content format. Stored as submitted.",
@@ -37,8 +46,8 @@ export const ArtifactContentSchema = z
 
 export const CreateArtifactRequestSchema = z
   .object({
-    summary: z.string().openapi({ description: "One-line headline." }),
-    why: z.string().openapi({ description: "Why the analysis matters." }),
+    summary: z.string().max(TEXT_LIMITS.summary).openapi({ description: "One-line headline." }),
+    why: z.string().max(TEXT_LIMITS.why).openapi({ description: "Why the analysis matters." }),
     confidence: numberFromDecimalText(z.number().min(0).max(1)).openapi({
       type: "number",
       minimum: 0,
@@ -47,11 +56,11 @@ export const CreateArtifactRequestSchema = z
     }),
     confidenceExplanation: z.string(),
     content: ArtifactContentSchema.nullable().optional(),
-    recommendation: z.string().nullable().optional().openapi({ description: "Legacy single recommendation." }),
-    keyFindings: z.array(z.string()).nullable().optional(),
+    recommendation: z.string().max(TEXT_LIMITS.recommendation).nullable().optional().openapi({ description: "Legacy single recommendation." }),
+    keyFindings: z.array(z.string().max(TEXT_LIMITS.keyFinding)).max(TEXT_LIMITS.keyFindings).nullable().optional(),
     recommendations: z.array(ArtifactRecommendationSchema).nullable().optional(),
     sourceSystem: z.string().nullable().optional(),
-    dataSources: z.array(ArtifactDataSourceSchema).nullable().optional(),
+    dataSources: z.array(ArtifactDataSourceSchema).max(TEXT_LIMITS.dataSources).nullable().optional(),
     codeExecuted: z.array(ArtifactCodeExecutedSchema).nullable().optional(),
     trigger: z.string().optional().openapi({ description: "Accepted and ignored: pushes are recorded as `external`." }),
   })

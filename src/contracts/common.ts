@@ -13,6 +13,21 @@ export const ErrorSchema = z
 /** Integer milliseconds since the Unix epoch. */
 export const Timestamp = z.number().int().openapi({ description: "Milliseconds since the Unix epoch (UTC).", example: 1763596800000 });
 
+/**
+ * A timestamp a client may send: years 1 to 9999, which JavaScript dates and PostgreSQL's
+ * timestamptz both hold (either alone would accept values the other refuses).
+ */
+const STORABLE_TIME = { min: -62_135_596_800_000, max: 253_402_300_799_999, problem: "must be a time from year 1 to year 9999" };
+export const StorableTimestamp = z
+  .number({ error: STORABLE_TIME.problem })
+  .int({ error: STORABLE_TIME.problem })
+  .min(STORABLE_TIME.min, { error: STORABLE_TIME.problem })
+  .max(STORABLE_TIME.max, { error: STORABLE_TIME.problem })
+  .openapi({ description: "Milliseconds since the Unix epoch (UTC), from year 1 to year 9999.", example: 1763596800000 });
+
+/** Whether milliseconds since the epoch fall in the range of StorableTimestamp. */
+export const isStorableTime = (ms: number) => ms >= STORABLE_TIME.min && ms <= STORABLE_TIME.max;
+
 /** A non-empty string; what the contract calls "minimum length 1". */
 export const NonEmptyString = z.string().min(1);
 

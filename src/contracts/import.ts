@@ -1,10 +1,11 @@
 import { CreateArtifactRequestSchema } from "./artifacts";
-import { NonEmptyString, Timestamp } from "./common";
+import { NonEmptyString, StorableTimestamp, isStorableTime } from "./common";
 import { ConnectorTypeSchema, DataSourceStatusSchema, TableAnnotationSchema, TableSchemaEntrySchema } from "./data-sources";
 import { ArtifactStatusSchema } from "./feedback";
 import { MemoryTypeSchema } from "./memories";
 import { SkillFileKindSchema, SkillItemSchema } from "./skills";
 import { isUtf8Text } from "../lib/utf8-text";
+import { TEXT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 // The import document of DESIGN.md: every section optional; data sources, skills and directives
@@ -13,7 +14,9 @@ import { z } from "./zod";
 /** Milliseconds since the epoch, as on the wire, or an ISO 8601 date-time, which humans write more easily. */
 const TIMESTAMP_PROBLEM = "must be milliseconds since the Unix epoch or an ISO 8601 date-time";
 export const ImportTimestampSchema = z
-  .union([Timestamp, z.iso.datetime({ offset: true, error: TIMESTAMP_PROBLEM })], { error: TIMESTAMP_PROBLEM })
+  .union([StorableTimestamp, z.iso.datetime({ offset: true, error: TIMESTAMP_PROBLEM }).refine((text) => isStorableTime(Date.parse(text)), {
+      error: "must be a time from year 1 to year 9999",
+    })], { error: TIMESTAMP_PROBLEM })
   .openapi({ description: "Milliseconds since the Unix epoch, or an ISO 8601 date-time. Omitted: the time of the import." });
 
 /** A canonical relative POSIX path: no leading slash, backslash, empty, `.` or `..` segment. */
@@ -60,17 +63,17 @@ export const ImportSkillSchema = z
   .superRefine((skill, ctx) => rejectDuplicates(skill.files, (file) => file.path, ["files"], "path", ctx));
 
 export const ImportQueryPatternSchema = z.object({
-  question: NonEmptyString,
-  sql: NonEmptyString,
-  resultSummary: z.string().optional(),
+  question: NonEmptyString.max(TEXT_LIMITS.question),
+  sql: NonEmptyString.max(TEXT_LIMITS.sql),
+  resultSummary: z.string().max(TEXT_LIMITS.resultSummary).optional(),
   successCount: StoredInt,
   lastUsedAt: ImportTimestampSchema.optional(),
 });
 
 export const ImportErrorLearningSchema = z.object({
-  failedSql: NonEmptyString,
-  errorMessage: NonEmptyString,
-  learning: NonEmptyString,
+  failedSql: NonEmptyString.max(TEXT_LIMITS.sql),
+  errorMessage: NonEmptyString.max(TEXT_LIMITS.errorMessage),
+  learning: NonEmptyString.max(TEXT_LIMITS.learning),
   createdAt: ImportTimestampSchema.optional(),
 });
 
@@ -87,8 +90,8 @@ export const ImportDataSourceSchema = z.object({
 
 export const ImportMemorySchema = z.object({
   type: MemoryTypeSchema,
-  statement: NonEmptyString,
-  goingForward: z.string().optional(),
+  statement: NonEmptyString.max(TEXT_LIMITS.memoryText),
+  goingForward: z.string().max(TEXT_LIMITS.memoryText).optional(),
   active: z.boolean().default(true),
   createdAt: ImportTimestampSchema.optional(),
 });

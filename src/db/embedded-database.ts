@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
@@ -22,7 +22,8 @@ export interface EmbeddedDatabase {
 }
 
 // PGlite takes no lock on its data dir and two processes writing one dir corrupt it, so the
-// owner holds a lock file beside the data; a crashed owner's lock goes stale after 10 s.
+// owner holds a lock file beside the data; a crashed owner's lock goes stale after 10 s, or at
+// once when the process id it recorded is gone (a restart right after `kill -9`).
 const LOCK_OPTIONS = { stale: 10_000, update: 2_000, realpath: false } as const;
 
 export function isDataDirLocked(dataDir: string): Promise<boolean> {
@@ -33,13 +34,56 @@ function lockPath(dataDir: string): string {
   return path.join(dataDir, "owner");
 }
 
+/** Data dirs this process has locked. */
+const heldHere = new Set<string>();
+
+function ownerPidPath(dataDir: string): string {
+  return path.join(dataDir, "owner.pid");
+}
+
+/** Whether the lock's recorded owner is a process that no longer exists on this host. */
+function ownerIsGone(dataDir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(ownerPidPath(dataDir), "utf8").trim());
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  // Our own id: we hold the lock, or an earlier process had the same id (pid 1 in a container).
+  if (pid === process.pid) return !heldHere.has(dataDir);
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+async function takeLock(root: string): Promise<() => Promise<void>> {
+  const lock = () => lockfile.lock(lockPath(root), { ...LOCK_OPTIONS, onCompromised: () => undefined });
+  try {
+    return await lock();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED" || !ownerIsGone(root)) throw error;
+    rmSync(`${lockPath(root)}.lock`, { recursive: true, force: true });
+    return lock();
+  }
+}
+
 /** Opens (creating when absent) the embedded Postgres under dataDir, owning it exclusively. */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const root = path.resolve(dataDir);
   mkdirSync(root, { recursive: true });
   let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(lockPath(root), { ...LOCK_OPTIONS, onCompromised: () => undefined });
+    const unlock = await takeLock(root);
+    heldHere.add(root);
+    writeFileSync(ownerPidPath(root), `${process.pid}\n`);
+    release = async () => {
+      heldHere.delete(root);
+      await unlock();
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new DataDirLockedError(root);
     throw error;

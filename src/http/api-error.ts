@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
   service_unavailable: 503,

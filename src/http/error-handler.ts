@@ -2,6 +2,8 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../lib/logger";
 import { ApiError } from "./api-error";
 import { toClientApiError } from "./body-errors";
+import { toDatabaseApiError } from "./database-errors";
+import { loggablePath } from "./request-context";
 
 /** The one place errors become responses: `{error, code}`, never a stack trace. */
 export function errorHandler(logger: Logger) {
@@ -10,13 +12,13 @@ export function errorHandler(logger: Logger) {
       next(error);
       return;
     }
-    const apiError = error instanceof ApiError ? error : toClientApiError(error);
+    const apiError = error instanceof ApiError ? error : (toClientApiError(error) ?? toDatabaseApiError(error));
     if (apiError) {
       res.set(apiError.headers).status(apiError.status).json({ error: apiError.message, code: apiError.code });
       return;
     }
     logger.error(
-      { requestId: res.locals.requestId, method: req.method, path: req.path, err: error },
+      { requestId: res.locals.requestId, method: req.method, path: loggablePath(req.originalUrl.split("?")[0]!), err: error },
       "unhandled error",
     );
     res.status(500).json({

@@ -4,13 +4,16 @@ import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
 import { JSON_BODY_LIMIT } from "./body-errors";
 import { sendJsonConditionally } from "./conditional-get";
+import type { RateLimiters } from "./rate-limit/rate-limiters";
 import type { Route, RouteContext } from "./route";
-import { toExpressPath } from "./route";
+import { isRateLimited, toExpressPath } from "./route";
 import { validateInput } from "./validate-input";
 
 export interface MountOptions {
   services: Services;
   adminToken?: string;
+  /** Per-key limit after an API key is accepted; per-address limit on routes without credentials. */
+  rateLimiters?: RateLimiters;
 }
 
 const parseJsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: false });
@@ -26,6 +29,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], options: M
     const expressPath = toExpressPath(route.path);
     const chain = [
       ...authenticationFor(route, options),
+      ...rateLimitFor(route, options),
       ...(route.request?.body ? [parseJsonBody] : []),
       handlerFor(route, options.services),
     ];
@@ -55,6 +59,12 @@ function authenticationFor(route: Route, options: MountOptions) {
     case "public":
       return [];
   }
+}
+
+/** After authentication, so a key's budget is counted by key id and an anonymous caller by address. */
+function rateLimitFor(route: Route, options: MountOptions) {
+  if (!options.rateLimiters || !isRateLimited(route)) return [];
+  return [route.auth.kind === "apiKey" ? options.rateLimiters.perKey : options.rateLimiters.perAddress];
 }
 
 function handlerFor(route: Route, services: Services) {

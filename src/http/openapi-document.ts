@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { ErrorSchema } from "../contracts/common";
 import { z } from "../contracts/zod";
-import type { ResponseContract, Route } from "./route";
+import { isRateLimited, type ResponseContract, type Route } from "./route";
 
 export interface DocumentTag {
   name: string;
@@ -32,6 +32,16 @@ const ETAG_HEADER = {
 };
 const PRIVATE_CACHE_HEADER = {
   "Cache-Control": { description: "`private`: workspace data, for no shared cache.", schema: STRING },
+};
+const RATE_LIMIT_HEADERS = {
+  RateLimit: {
+    description: 'Remaining budget: `"per-key"; r=<requests left>; t=<seconds until the window resets>` (IETF draft-ietf-httpapi-ratelimit-headers-08 syntax).',
+    schema: STRING,
+  },
+  "RateLimit-Policy": {
+    description: 'The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key).',
+    schema: STRING,
+  },
 };
 const IF_NONE_MATCH = z.string().optional().openapi({
   description: "The `ETag` of a copy the client holds: when it is still current the answer is 304 with no body.",
@@ -83,6 +93,14 @@ function implicitResponses(route: Route): Record<number, ResponseContract> {
       example: errorExample("payload_too_large", "Request body is larger than the 1 MiB limit"),
     };
   }
+  if (isRateLimited(route)) {
+    responses[429] = {
+      description: "Over the rate limit of the API key (or, without a key, of the client address); retry after `Retry-After` seconds.",
+      schema: ErrorSchema,
+      headers: { "Retry-After": { description: "Seconds until the limit resets.", schema: STRING } },
+      example: errorExample("rate_limited", "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s"),
+    };
+  }
   if (route.conditional) {
     responses[304] = { description: "Not modified: the `If-None-Match` tag is still current. No body." };
   }
@@ -98,6 +116,7 @@ function toResponses(route: Route): RouteConfig["responses"] {
       ...REQUEST_ID_HEADER,
       ...(route.auth.kind === "apiKey" && (ok || status === "304") ? PRIVATE_CACHE_HEADER : {}),
       ...(route.conditional && (status === "200" || status === "304") ? ETAG_HEADER : {}),
+      ...(isRateLimited(route) && (ok || status === "304" || status === "429") ? RATE_LIMIT_HEADERS : {}),
       ...(contract.headers ?? {}),
     };
     const example = contract.example ?? (contract.schema === ErrorSchema ? errorExample(codeOf(status), contract.description) : undefined);

@@ -13,6 +13,14 @@ export function requestId(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+/**
+ * The path as it may be logged: the token of `/downloads/{token}` is the credential (anyone holding
+ * the link can fetch the file), so it is replaced.
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/downloads\/[^/?]+/, "/downloads/[redacted]");
+}
+
 /** One JSON line per request. The path only: query strings and headers may carry secrets. */
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -22,7 +30,7 @@ export function requestLog(logger: Logger) {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: req.originalUrl.split("?")[0],
+          path: loggablePath(req.originalUrl.split("?")[0]!),
           status: res.statusCode,
           // The client's address as TRUST_PROXY resolves it (the router's own address without it).
           ip: req.ip,

@@ -66,6 +66,8 @@ export interface Route<
   description?: string;
   tags: string[];
   auth: A;
+  /** `false` exempts the route from the rate limits; admin routes are never limited. */
+  rateLimited?: false;
   request?: RouteRequest<P, Q, B, H>;
   /** Documented responses; 400/401/403 are added from `auth` and `request`. */
   responses: Record<number, ResponseContract>;
@@ -86,6 +88,11 @@ export function defineRoute<
   H extends AnyObjectSchema | undefined = undefined,
 >(route: Route<A, P, Q, B, H>): Route {
   return route as unknown as Route;
+}
+
+/** Whether a route counts against a rate limit: per key with an API key, per address without credentials. */
+export function isRateLimited(route: Route): boolean {
+  return route.rateLimited !== false && route.auth.kind !== "admin";
 }
 
 export function toExpressPath(openApiPath: string): string {

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import type { z } from "zod";
 import { describeFirstIssue } from "../contracts/issues";
-import { ApiError, badRequest } from "./api-error";
+import { ApiError, badRequest, notFound } from "./api-error";
 import type { Route, RouteInput } from "./route";
 import { findUnstorableInput } from "./text-safety";
 
@@ -14,11 +14,18 @@ type AnyInput = RouteInput<unknown, unknown, unknown, unknown>;
 export function validateInput(route: Route, req: Request): AnyInput {
   const request = route.request ?? {};
   return {
-    params: request.params ? parsePart(request.params, req.params, "path parameter ") : undefined,
+    params: request.params ? parseParams(request.params, req.params) : undefined,
     query: request.query ? parseQuery(request.query, req.query as Record<string, unknown>) : undefined,
     headers: request.headers ? parsePart(request.headers, pickHeaders(request.headers, req), "header ") : undefined,
     body: request.body ? parseBody(request.body, req) : undefined,
   } as AnyInput;
+}
+
+/** A path parameter Postgres could not store names nothing that exists: 404, as for any unknown id. */
+function parseParams(schema: z.ZodType, params: unknown): unknown {
+  const unstorable = findUnstorableInput(params);
+  if (unstorable) throw notFound(`path parameter ${unstorable.path}: ${unstorable.problem}, so no such resource exists`);
+  return parsePart(schema, params, "path parameter ");
 }
 
 function parsePart(schema: z.ZodType, value: unknown, label: string): unknown {

@@ -120,6 +120,11 @@ export function createArtifactRepository(db: DbTx) {
         },
         select: { id: true },
       });
+      // Prisma copies JSON input key by key, which drops an own `__proto__` key; content is stored
+      // as submitted, so such content is written again as its JSON text.
+      if (content !== undefined && content !== null && typeof content !== "string" && JSON.stringify(content).includes('"__proto__"')) {
+        await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "id" = ${id}`;
+      }
       return id;
     },
 

@@ -3,10 +3,13 @@ import type { DbTx } from "../db/database";
 /** The blob table behind the `database` file storage. Keys carry the workspace id (see the storage). */
 export function createStoredBlobRepository(db: DbTx) {
   return {
-    /** Writes the bytes under the key; writing the same key again replaces them. */
+    /**
+     * Writes the bytes under the key; writing the same key again replaces them and renews the
+     * time, so housekeeping's grace period protects a blob an import is about to reference.
+     */
     async put(key: string, data: Uint8Array): Promise<void> {
       const bytes = new Uint8Array(data);
-      await db.storedBlob.upsert({ where: { key }, create: { key, data: bytes }, update: { data: bytes } });
+      await db.storedBlob.upsert({ where: { key }, create: { key, data: bytes }, update: { data: bytes, createdAt: new Date() } });
     },
 
     async get(key: string): Promise<Uint8Array | null> {

@@ -34,6 +34,14 @@ export function createWorkspaceRepository(db: DbTx) {
       return db.workspace.findUnique({ where: { id: workspaceId }, select: WORKSPACE_FIELDS });
     },
 
+    /**
+     * Serialises writers of one workspace until the transaction ends: two imports upserting the
+     * same names would otherwise both insert and one would fail on the unique constraint.
+     */
+    async lockForWriting(workspaceId: string): Promise<void> {
+      await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${workspaceId}))::text`;
+    },
+
     count(): Promise<number> {
       return db.workspace.count();
     },

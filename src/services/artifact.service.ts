@@ -14,7 +14,7 @@ import { embedQuery } from "../search/query-embedding";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
 import { requestFingerprint } from "./request-fingerprint";
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface PushResult {
   artifactId: string;

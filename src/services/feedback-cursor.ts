@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { StorableTimestamp } from "../contracts/common";
 import { badRequest } from "../http/api-error";
 import type { FeedbackPosition } from "../repositories/artifact.repository";
 
@@ -14,8 +15,9 @@ const CursorSchema = z.object({
   k: z.string(),
   a: z.enum(["mine", "workspace"]),
   s: z.string().nullable(),
-  t: z.number().int(),
-  i: z.string(),
+  t: StorableTimestamp,
+  // Ids are newId()'s `prefix_base62`; anything else cannot name a row (and a NUL cannot be sent to Postgres).
+  i: z.string().regex(/^[A-Za-z0-9_]{1,64}$/),
 });
 
 export function encodeCursor(scope: CursorScope, position: FeedbackPosition): string {

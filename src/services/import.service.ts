@@ -19,7 +19,7 @@ import { callStorage } from "./storage-call";
 /** The repositories of one transaction, and the transaction itself for the artifact import. */
 export interface ImportUnitOfWork {
   tx: DbTx;
-  workspaces: Pick<WorkspaceRepository, "update">;
+  workspaces: Pick<WorkspaceRepository, "update" | "lockForWriting">;
   directives: Pick<DirectiveRepository, "upsertByName">;
   memories: Pick<MemoryRepository, "appendMany">;
   dataSources: Pick<DataSourceRepository, "upsertByName">;
@@ -93,6 +93,7 @@ export function createImportService(deps: {
       const now = deps.clock.now();
       const skills = await storeSkillFiles(workspaceId, document.skills ?? []);
       const result = await deps.inTransaction(async (unit): Promise<ImportResult> => {
+        await unit.workspaces.lockForWriting(workspaceId);
         if (document.context !== undefined) await unit.workspaces.update(workspaceId, { context: document.context });
         for (const directive of document.directives ?? []) await unit.directives.upsertByName(workspaceId, directive);
         const memories = await unit.memories.appendMany(

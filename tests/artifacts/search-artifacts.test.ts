@@ -101,8 +101,14 @@ describe("GET /api/v1/artifacts", () => {
   });
 
   it("returns at most 10 results by default and at most limit", async () => {
-    expect((await search("revenue")).body.results.length).toBeLessThanOrEqual(10);
-    const limited = await request(t.app).get("/api/v1/artifacts?query=revenue&limit=2").set(ws.auth);
+    const many = await createWorkspaceWithKey(t.services);
+    for (let i = 0; i < 12; i++) await validatedArtifact(t, many.auth, { summary: `Revenue by region, cut ${i}` });
+    await t.services.indexer.runOnce();
+    const byDefault = await search("revenue", many.auth);
+    expect(byDefault.status).toBe(200);
+    expect(byDefault.body.results).toHaveLength(10);
+    const limited = await request(t.app).get("/api/v1/artifacts?query=revenue&limit=2").set(many.auth);
+    expect(limited.status).toBe(200);
     expect(limited.body.results).toHaveLength(2);
   });
 
@@ -128,9 +134,11 @@ describe("GET /api/v1/artifacts", () => {
     expect(resultIds(await search("Lisbon kiosk footfall"))[0]).toBe(id);
   });
 
-  it("answers an empty list when nothing matches", async () => {
+  it("answers an empty list when no validated artifact matches, though drafts do", async () => {
     const empty = await createWorkspaceWithKey(t.services);
-    const res = await search("anything", empty.auth);
+    await pushArtifact(t, empty.auth, { summary: "Quokka census results" });
+    await t.services.indexer.runOnce();
+    const res = await search("Quokka census", empty.auth);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ results: [] });
   });

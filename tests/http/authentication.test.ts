@@ -52,14 +52,14 @@ describe.each(PROTECTED_ENDPOINTS.map((e) => [label(e), e] as const))("%s", (_na
 
   it("lets a key without scopes through authentication", async () => {
     const res = await call(endpoint).set(full.auth);
-    expect([401, 403]).not.toContain(res.status);
+    expect(res.status).toBe(endpoint.allowed);
   });
 
   it.each(SCOPES.map((scope) => [scope]))("with a key scoped to %s: allowed only if it is the endpoint's scope", async (scope) => {
     const key = await createKey(t.services, full.workspaceId, { scopes: [scope] });
     const res = await call(endpoint).set(key.auth);
     if (scope === endpoint.scope) {
-      expect([401, 403]).not.toContain(res.status);
+      expect(res.status).toBe(endpoint.allowed);
     } else {
       expect(res.status).toBe(403);
       expect(res.body.error).toBe(
@@ -72,13 +72,13 @@ describe.each(PROTECTED_ENDPOINTS.map((e) => [label(e), e] as const))("%s", (_na
 describe("API key authentication", () => {
   it("accepts the scheme name in any letter case", async () => {
     const res = await request(t.app).get("/api/v1/briefing").set("Authorization", `bearer ${full.key}`);
-    expect([401, 403]).not.toContain(res.status);
+    expect(res.status).toBe(200);
   });
 
   it("refuses a key the moment it is revoked", async () => {
     const key = await createKey(t.services, full.workspaceId);
     const before = await request(t.app).get("/api/v1/briefing").set(key.auth);
-    expect(before.status).not.toBe(401);
+    expect(before.status).toBe(200);
     await request(t.app).delete(`/admin/v1/keys/${key.keyId}`).set("Authorization", `Bearer ${t.adminToken}`).expect(204);
     const after = await request(t.app).get("/api/v1/briefing").set(key.auth);
     expect(after.status).toBe(401);

@@ -7,6 +7,7 @@ import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { systemClock, type Clock } from "../../src/lib/clock";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { createServices, type FileSettings, type Services } from "../../src/services";
+import type { RateLimitSettings } from "../../src/http/rate-limit/rate-limiters";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 import { TEST_DATABASE_URL, createMigratedDatabase } from "./postgres-server";
@@ -53,6 +54,7 @@ export async function createTestApp(
     /** Another process's view of an existing PostgreSQL database: its own pool; close leaves the database. */
     databaseUrl?: string;
     publicBaseUrl?: string;
+    rateLimits?: RateLimitSettings;
   } = {},
 ): Promise<TestApp> {
   const database = options.databaseUrl
@@ -62,7 +64,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits });
   return {
     app,
     services,

@@ -9,6 +9,8 @@ export const getHealthRoute = defineRoute({
   summary: "Liveness and database reachability",
   tags: ["Meta"],
   auth: { kind: "public" },
+  // Platforms probe it every few seconds, and it reads nothing of a workspace.
+  rateLimited: false,
   responses: { 200: { description: "Up, and the database answers.", schema: z.object({ status: z.literal("ok") }) } },
   handle: async (_input, { services }) => {
     try {

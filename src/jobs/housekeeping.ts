@@ -1,0 +1,93 @@
+import { setImmediate as yieldToRequests } from "node:timers/promises";
+import type { DbTx } from "../db/database";
+import { deleteExpiredRateLimitCounters } from "../http/rate-limit/postgres-store";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import { IDEMPOTENCY_WINDOW_MS } from "../services/artifact.service";
+
+/** An imported blob is referenced only when its import commits: younger ones are never orphans yet. */
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+
+export interface HousekeepingOptions {
+  db: DbTx;
+  clock: Clock;
+  logger: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+export interface Housekeeping {
+  start(): void;
+  /** Stops at once: a pass in progress ends after its current batch. */
+  stop(): Promise<void>;
+  /** One full pass; what start() runs every interval. Returns how many rows each task removed. */
+  runOnce(): Promise<Record<string, number>>;
+}
+
+/**
+ * Removes what nothing needs any more: idempotency records past their 24-hour window, blobs no
+ * skill file points at (replaced by an import), and rate-limit counters of past windows. Bounded
+ * batches, yielding to requests between them.
+ */
+export function createHousekeeping({ db, clock, logger, intervalMs = 10 * 60 * 1000, batchSize = 500 }: HousekeepingOptions): Housekeeping {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  const tasks: Record<string, (now: Date) => Promise<number>> = {
+    idempotencyRecords: (now) => db.$executeRaw`
+      DELETE FROM "idempotency_records" WHERE "id" IN (
+        SELECT "id" FROM "idempotency_records" WHERE "created_at" < ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)} LIMIT ${batchSize})`,
+    orphanedBlobs: (now) => db.$executeRaw`
+      DELETE FROM "stored_blobs" WHERE "key" IN (
+        SELECT b."key" FROM "stored_blobs" b
+        WHERE b."created_at" < ${new Date(now.getTime() - ORPHAN_GRACE_MS)}
+          AND NOT EXISTS (SELECT 1 FROM "skill_files" f WHERE f."storage_key" = b."key")
+        LIMIT ${batchSize})`,
+    rateLimitCounters: () => deleteExpiredRateLimitCounters(db, batchSize),
+  };
+
+  async function runPass(shouldStop: () => boolean): Promise<Record<string, number>> {
+    const removed: Record<string, number> = {};
+    for (const [name, task] of Object.entries(tasks)) {
+      removed[name] = 0;
+      for (;;) {
+        const count = await task(clock.now());
+        removed[name] += count;
+        if (count < batchSize || shouldStop()) break;
+        await yieldToRequests();
+      }
+    }
+    return removed;
+  }
+
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runPass(() => stopped)
+        .then((removed) => {
+          if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "housekeeping");
+        })
+        .catch((error: unknown) => logger.warn({ err: error }, "housekeeping pass failed; retrying next interval"))
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+    runOnce: () => runPass(() => false),
+  };
+}

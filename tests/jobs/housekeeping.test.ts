@@ -1,0 +1,61 @@
+import { createHousekeeping } from "../../src/jobs/housekeeping";
+import { createLogger } from "../../src/lib/logger";
+import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+const HOUR = 60 * 60 * 1000;
+let t: TestApp;
+let ws: WorkspaceWithKey;
+beforeAll(async () => {
+  t = await createTestApp();
+  ws = await createWorkspaceWithKey(t.services);
+});
+afterAll(() => t.close());
+
+const housekeepingAt = (time: number, batchSize = 500) =>
+  createHousekeeping({ db: t.database.prisma, clock: { now: () => new Date(time) }, logger: createLogger("silent"), batchSize });
+
+const idempotencyRecord = (id: string, createdAt: Date) =>
+  t.database.prisma.idempotencyRecord.create({
+    data: { id, workspaceId: ws.workspaceId, apiKeyId: ws.keyId, idempotencyKey: id, requestHash: "h", responseStatus: 201, responseBody: {}, createdAt },
+  });
+
+describe("housekeeping", () => {
+  it("removes idempotency records past their 24-hour window, in batches, and keeps younger ones", async () => {
+    const now = Date.now();
+    for (let i = 0; i < 5; i++) await idempotencyRecord(`idem_old${i}`, new Date(now - 25 * HOUR));
+    await idempotencyRecord("idem_young", new Date(now - 23 * HOUR));
+    const removed = await housekeepingAt(now, 2).runOnce();
+    expect(removed.idempotencyRecords).toBe(5);
+    const left = await t.database.prisma.idempotencyRecord.findMany({ where: { workspaceId: ws.workspaceId }, select: { id: true } });
+    expect(left).toEqual([{ id: "idem_young" }]);
+  });
+
+  it("removes a skill blob an import replaced once its grace period is over, and keeps the one in use", async () => {
+    const skill = (content: string) => ({
+      skills: [{ name: "sql", description: "d", source: "authored" as const, files: [{ path: "SKILL.md", content }] }],
+    });
+    await importContent(t.services, ws.workspaceId, skill("first version"));
+    await importContent(t.services, ws.workspaceId, skill("second version"));
+    const keys = async () => (await t.database.prisma.storedBlob.findMany({ select: { key: true } })).map((blob) => blob.key);
+    const [inUse] = await t.database.prisma.skillFile.findMany({ where: { workspaceId: ws.workspaceId }, select: { storageKey: true } });
+    expect(await keys()).toHaveLength(2);
+
+    expect((await housekeepingAt(Date.now()).runOnce()).orphanedBlobs).toBe(0);
+    expect((await housekeepingAt(Date.now() + 2 * HOUR).runOnce()).orphanedBlobs).toBe(1);
+    expect(await keys()).toEqual([inUse!.storageKey]);
+    const file = await t.services.skills.getFile(ws.workspaceId, "sql", "SKILL.md");
+    expect(file.content).toBe("second version");
+  });
+
+  it("stops at once when idle, and runs no pass afterwards", async () => {
+    const housekeeping = createHousekeeping({ db: t.database.prisma, clock: { now: () => new Date() }, logger: createLogger("silent"), intervalMs: 10 });
+    housekeeping.start();
+    const started = Date.now();
+    await housekeeping.stop();
+    expect(Date.now() - started).toBeLessThan(100);
+    await idempotencyRecord("idem_after_stop", new Date(Date.now() - 25 * HOUR));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await t.database.prisma.idempotencyRecord.count({ where: { id: "idem_after_stop" } })).toBe(1);
+  });
+});

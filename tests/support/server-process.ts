@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+// The real entry point in its own process: what `npm run dev` and a dyno run.
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  baseUrl: string;
+}
+
+export function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [TSX, "src/server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: "", DATABASE_URL: "", ...extraEnv },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 25_000);
+    const check = () => {
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output, baseUrl: match[1]! });
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`server exited with ${code}`), { output }));
+    });
+  });
+}
+
+export function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [TSX, "src/cli/admin.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, ADMIN_TOKEN: "", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
+  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+export function exitOf(child: ChildProcess): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, ms: Date.now() - started })));
+}
+

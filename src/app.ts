@@ -51,9 +51,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
     });
   }
   app.use(router);
-  app.use("/console", consoleRouter(services, logger));
+  app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
-  app.use(mcpEndpoint({ services, logger, publicBaseUrl }));
+  app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey }));
   app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

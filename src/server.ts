@@ -43,8 +43,9 @@ async function main(): Promise<void> {
   const adminToken = config.adminToken ?? localAdminToken?.token;
 
   if (indexInProcess) services.indexer.start();
+  // With INDEXER=worker the worker processes do the background work, housekeeping included.
   const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger });
-  housekeeping.start();
+  if (indexInProcess) housekeeping.start();
   const app = buildApp({
     services,
     logger,

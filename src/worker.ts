@@ -2,6 +2,8 @@ import "dotenv/config";
 import { ConfigError, loadConfig } from "./config";
 import { postgresDatabase } from "./db/database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { createHousekeeping } from "./jobs/housekeeping";
+import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { EmbeddingIndexer } from "./search/embedding-indexer";
 
@@ -24,11 +26,14 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     throw new ConfigError(["DATABASE_URL: the worker needs the shared PostgreSQL; on the embedded database the server indexes by itself"]);
   }
-  const database = postgresDatabase(config.databaseUrl);
+  const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
   const embeddings = createEmbeddingsProvider(config.embeddings);
-  const jobs: BackgroundJob[] = [new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS })];
+  const jobs: BackgroundJob[] = [
+    new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),
+    createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
+  ];
   for (const job of jobs) job.start();
-  logger.info({ model: embeddings.model }, "worker started: embedding pending rows");
+  logger.info({ model: embeddings.model }, "worker started: embedding pending rows, housekeeping");
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,4 +1,4 @@
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { ApiError } from "../http/api-error";
 import { toClientApiError } from "../http/body-errors";
 import type { Logger } from "../lib/logger";
@@ -23,7 +23,12 @@ function requireCsrf(req: Request, res: Response, next: NextFunction): void {
 }
 
 /** The review console, mounted at /console: server-rendered pages over the same services as the APIs. */
-export function consoleRouter(services: Services, logger: Logger, now: () => Date = () => new Date()): Router {
+export function consoleRouter(
+  services: Services,
+  logger: Logger,
+  options: { signInLimiter?: RequestHandler; now?: () => Date } = {},
+): Router {
+  const now = options.now ?? (() => new Date());
   const router = express.Router();
   router.use(consoleSecurityHeaders);
   router.use(
@@ -33,6 +38,7 @@ export function consoleRouter(services: Services, logger: Logger, now: () => Dat
   router.use(loadSession(services.reviewers));
   router.use((req: Request, _res: Response, next: NextFunction) => (req.method === "POST" ? parseForm(req, _res, next) : next()));
 
+  if (options.signInLimiter) router.post("/sign-in", options.signInLimiter);
   mountSignInRoutes(router, services.reviewers);
   router.use(requireReviewer);
   router.post("/{*rest}", requireCsrf);

@@ -1,5 +1,5 @@
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { type NextFunction, type Request, type Response, type Router } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
 import { readBearerToken } from "../http/authenticate";
@@ -20,6 +20,8 @@ export interface McpEndpointDeps {
   services: Services;
   logger: Logger;
   publicBaseUrl?: string;
+  /** The per-key rate limit of the REST API, counted after the key check. */
+  rateLimit?: RequestHandler;
 }
 
 /**
@@ -44,12 +46,13 @@ export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">
  * `/mcp`: the MCP Streamable HTTP transport, stateless. Each POST gets a server holding the
  * key's tools and a transport answering in JSON; nothing outlives the request.
  */
-export function mcpEndpoint({ services, logger, publicBaseUrl }: McpEndpointDeps): Router {
+export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit }: McpEndpointDeps): Router {
   const router = express.Router();
   router.options(MCP_PATH, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
   router.use(MCP_PATH, requireMcpKey(services.apiKeys));
+  if (rateLimit) router.post(MCP_PATH, rateLimit);
   router.post(MCP_PATH, async (req: Request, res: Response) => {
     const principal = res.locals.principal as ApiKeyPrincipal;
     const baseUrl = publicBaseUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.get("host")}`;

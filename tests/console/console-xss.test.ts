@@ -50,7 +50,8 @@ const hostileArtifact = {
   keyFindings: PAYLOADS,
   recommendations: [{ text: HOSTILE, type: "warning" }, { text: HOSTILE, type: "info" }],
   sourceSystem: `<script>alert(1)</script>`,
-  dataSources: [{ type: "database", name: HOSTILE }],
+  // One data source per payload: a data-source name is at most 500 characters.
+  dataSources: PAYLOADS.map((name) => ({ type: "database", name })),
   codeExecuted: [{ language: HOSTILE, code: HOSTILE, output: HOSTILE, title: HOSTILE, toolName: HOSTILE }],
   content: {
     root: "root",

@@ -1,6 +1,7 @@
 import request from "supertest";
 import { buildApp } from "../../src/app";
 import { buildOpenApiDocument } from "../../src/http/openapi-document";
+import { DEFAULT_SIGN_IN_LIMIT } from "../../src/http/rate-limit/rate-limiters";
 import { isRateLimited } from "../../src/http/route";
 import { createLogger } from "../../src/lib/logger";
 import { apiV1DocumentInfo, apiV1Routes } from "../../src/routes/api-v1";
@@ -67,6 +68,34 @@ describe("per-address rate limit on routes without a key", () => {
 
   it("leaves /healthz unlimited", async () => {
     for (let i = 0; i < 4; i++) expect((await request(t.app).get("/healthz")).status).toBe(200);
+  });
+});
+
+describe("the same limits on /mcp and the console's sign-in", () => {
+  const mcpCall = (auth: { Authorization: string }) =>
+    request(t.app)
+      .post("/mcp")
+      .set(auth)
+      .set("Accept", "application/json, text/event-stream")
+      .send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+  it("counts MCP calls against the key's per-key budget and answers 429 past it", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    for (let i = 0; i < 3; i++) expect((await mcpCall(ws.auth)).status).toBe(200);
+    const res = await mcpCall(ws.auth);
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("rate_limited");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("answers 429 to an address past the default number of sign-in attempts, whatever each attempt's outcome", async () => {
+    for (let i = 0; i < DEFAULT_SIGN_IN_LIMIT; i++) {
+      // Without the form's anti-forgery cookie each attempt is refused, and still counted.
+      expect((await request(t.app).post("/console/sign-in").type("form").send({ email: "a@b.example", password: "x" })).status).toBe(403);
+    }
+    const res = await request(t.app).post("/console/sign-in").type("form").send({ email: "a@b.example", password: "x" });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
   });
 });
 

@@ -7,12 +7,15 @@ import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { systemClock, type Clock } from "../../src/lib/clock";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { createServices, type FileSettings, type Services } from "../../src/services";
-import type { RateLimitSettings } from "../../src/http/rate-limit/rate-limiters";
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from "../../src/http/rate-limit/rate-limiters";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 import { TEST_DATABASE_URL, createMigratedDatabase } from "./postgres-server";
 
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+/** The defaults, but console tests sign in from one address far more often than a person would. */
+const TEST_RATE_LIMITS: RateLimitSettings = { ...DEFAULT_RATE_LIMITS, signIn: 1_000 };
 
 export interface TestApp {
   app: Express;
@@ -64,7 +67,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS });
   return {
     app,
     services,

@@ -10,6 +10,8 @@ export interface RateLimitSettings {
   perKey: number;
   /** Requests per window for each client address on the routes without a key. */
   perAddress: number;
+  /** Console sign-in attempts per client address every SIGN_IN_WINDOW_SECONDS (default 10). */
+  signIn?: number;
   /** Count in the database, shared by every process on it (default: when it is a managed PostgreSQL). */
   shared?: boolean;
 }
@@ -21,7 +23,16 @@ export interface RateLimiters {
   perKey: RequestHandler;
   /** Before anything else: one budget per client address (`req.ip`, so `trust proxy` applies). */
   perAddress: RequestHandler;
+  /** The console's sign-in form: a stricter budget per client address, whatever the outcome. */
+  signIn: RequestHandler;
 }
+
+/**
+ * The console's sign-in: attempts per client address in five minutes, whatever their outcome
+ * (failed ones are also slowed down per account by the reviewer service).
+ */
+export const SIGN_IN_WINDOW_SECONDS = 300;
+export const DEFAULT_SIGN_IN_LIMIT = 10;
 
 /** The limiters of one app, counting in memory (one process) or in the database (several). */
 export function createRateLimiters(settings: RateLimitSettings, database: Database): RateLimiters {
@@ -41,6 +52,12 @@ export function createRateLimiters(settings: RateLimitSettings, database: Databa
       limit: settings.perAddress,
       windowSeconds: settings.windowSeconds,
       store: storeFor("address:"),
+    }),
+    signIn: createAddressRateLimiter({
+      name: "sign-in",
+      limit: settings.signIn ?? DEFAULT_SIGN_IN_LIMIT,
+      windowSeconds: SIGN_IN_WINDOW_SECONDS,
+      store: storeFor("sign-in:"),
     }),
   };
 }

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { buildApp } from "../src/app";
+import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
 import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
 import { openMemoryDatabase } from "../src/db/embedded-database";
 import { applyMigrations } from "../src/db/migrations";
@@ -77,7 +78,9 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
   const database = await openDatabase(databaseUrl);
   const embeddings = new LocalEmbeddings();
   const services = createServices({ database, clock: systemClock, logger, embeddings });
-  const server = buildApp({ services, logger }).listen(0, "127.0.0.1");
+  // The limiters still run on every request (their cost is part of the figures), with budgets no
+  // bench run reaches.
+  const server = buildApp({ services, logger, rateLimits: BENCH_RATE_LIMITS }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const workspace = await services.workspaces.create({ name: "bench" });
@@ -182,7 +185,17 @@ async function sigtermWithBacklog(databaseUrl: string | undefined): Promise<{ ex
   const adminToken = "bench-admin-token-0123456789";
   const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "src/server.ts"], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: adminToken, DATABASE_URL: databaseUrl ?? "", LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      ADMIN_TOKEN: adminToken,
+      DATABASE_URL: databaseUrl ?? "",
+      // What a managed deployment must set (the server refuses to start on PostgreSQL without them).
+      PUBLIC_BASE_URL: "http://127.0.0.1",
+      SIGNING_SECRET: "bench-signing-secret-0123456789abcdef",
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../src/app";
+import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
 import { embeddedDatabase, type Database } from "../src/db/database";
 import { openMemoryDatabase } from "../src/db/embedded-database";
 import { applyMigrations } from "../src/db/migrations";
@@ -81,7 +82,9 @@ export async function runSearchBench(): Promise<void> {
   const database = embeddedDatabase(embedded);
   const embeddings = new LocalEmbeddings();
   const services = createServices({ database, clock: systemClock, logger, embeddings });
-  const server = buildApp({ services, logger }).listen(0, "127.0.0.1");
+  // The limiters still run on every request (their cost is part of the figures), with budgets no
+  // bench run reaches.
+  const server = buildApp({ services, logger, rateLimits: BENCH_RATE_LIMITS }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

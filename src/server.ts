@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   if (indexInProcess) services.indexer.start();
   // With INDEXER=worker the worker processes do the background work, housekeeping included.
-  const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger });
+  const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger, refreshPlannerStatistics: embedded });
   if (indexInProcess) housekeeping.start();
   const app = buildApp({
     services,
@@ -83,16 +83,16 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
-    // The index batch in flight is abandoned now, not finished: its rows stay pending.
-    const indexerStopped = services.indexer.stop();
+    // Background work stops now, not after the requests: the index batch in flight is abandoned
+    // (its rows stay pending) and a housekeeping pass ends after its current statement.
+    const backgroundStopped = Promise.all([services.indexer.stop(), housekeeping.stop()]);
     const force = setTimeout(() => server.closeAllConnections(), REQUEST_GRACE_MS);
     force.unref();
     server.close(async () => {
       clearTimeout(force);
       try {
         if (embedded) clearRunningServer(config.dataDir);
-        await indexerStopped;
-        await housekeeping.stop();
+        await backgroundStopped;
         await embeddings.close();
         await database.close();
         logger.info("stopped");

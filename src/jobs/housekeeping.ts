@@ -14,7 +14,15 @@ export interface HousekeepingOptions {
   logger: Logger;
   intervalMs?: number;
   batchSize?: number;
+  /**
+   * Also ANALYZE the searched tables each pass: the embedded engine has no autovacuum, and without
+   * statistics the planner takes every workspace for one row and picks scans that cost search 2–3×.
+   */
+  refreshPlannerStatistics?: boolean;
 }
+
+/** The tables whose plans depend on their size: the searched ones and their vectors. */
+const SEARCHED_TABLES = ["artifacts", "artifact_embeddings", "memories", "query_patterns", "error_learnings"];
 
 export interface Housekeeping {
   start(): void;
@@ -26,10 +34,17 @@ export interface Housekeeping {
 
 /**
  * Removes what nothing needs any more: idempotency records past their 24-hour window, blobs no
- * skill file points at (replaced by an import), and rate-limit counters of past windows. Bounded
- * batches, yielding to requests between them.
+ * skill file points at (replaced by an import), and rate-limit counters of past windows; on the
+ * embedded database, also stale planner statistics. Bounded batches, yielding to requests between them.
  */
-export function createHousekeeping({ db, clock, logger, intervalMs = 10 * 60 * 1000, batchSize = 500 }: HousekeepingOptions): Housekeeping {
+export function createHousekeeping({
+  db,
+  clock,
+  logger,
+  intervalMs = 10 * 60 * 1000,
+  batchSize = 500,
+  refreshPlannerStatistics = false,
+}: HousekeepingOptions): Housekeeping {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
@@ -55,6 +70,13 @@ export function createHousekeeping({ db, clock, logger, intervalMs = 10 * 60 * 1
         const count = await task(clock.now());
         removed[name] += count;
         if (count < batchSize || shouldStop()) break;
+        await yieldToRequests();
+      }
+    }
+    if (refreshPlannerStatistics) {
+      for (const table of SEARCHED_TABLES) {
+        if (shouldStop()) break;
+        await db.$executeRawUnsafe(`ANALYZE "${table}"`);
         await yieldToRequests();
       }
     }

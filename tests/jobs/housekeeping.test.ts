@@ -48,6 +48,17 @@ describe("housekeeping", () => {
     expect(file.content).toBe("second version");
   });
 
+  it("refreshes the planner's statistics of the searched tables when asked to (the embedded database)", async () => {
+    await importContent(t.services, ws.workspaceId, {
+      memories: Array.from({ length: 7 }, (_, i) => ({ type: "rule" as const, statement: `Rule number ${i}` })),
+    });
+    const estimate = async () =>
+      (await t.database.prisma.$queryRaw<[{ rows: number }]>`SELECT reltuples::int AS rows FROM pg_class WHERE relname = 'memories'`)[0].rows;
+    const rows = await t.database.prisma.memory.count();
+    await createHousekeeping({ db: t.database.prisma, clock: { now: () => new Date() }, logger: createLogger("silent"), refreshPlannerStatistics: true }).runOnce();
+    expect(await estimate()).toBe(rows);
+  });
+
   it("stops at once when idle, and runs no pass afterwards", async () => {
     const housekeeping = createHousekeeping({ db: t.database.prisma, clock: { now: () => new Date() }, logger: createLogger("silent"), intervalMs: 10 });
     housekeeping.start();

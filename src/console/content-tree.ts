@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_BODY_TREE_DEPTH } from "../search/artifact-body-text";
 
 /**
  * The content format of contract §2.8, parsed for display. Content is stored unvalidated, so this
@@ -53,7 +54,6 @@ export interface ParsedDocument {
   evidence: Array<BlockOf<"DataSourceList"> | BlockOf<"SqlEvidence">>;
 }
 
-const MAX_DEPTH = 32;
 
 /** The document, or undefined when the content does not match §2.8. */
 export function parseDocument(content: unknown): ParsedDocument | undefined {
@@ -63,23 +63,24 @@ export function parseDocument(content: unknown): ParsedDocument | undefined {
   const rootBlock = elements[root];
   if (!rootBlock || rootBlock.type !== "Section") return undefined;
   const evidence: ParsedDocument["evidence"] = [];
-  const visiting = new Set<string>();
+  // Each element may stand once in the document: a loop, or children shared level after level
+  // (whose walk doubles with each level), makes the body fall back instead.
+  const placed = new Set<string>();
 
   function build(key: string, depth: number): DocumentNode | undefined {
     const block = elements[key];
-    if (!block || visiting.has(key) || depth > MAX_DEPTH) return undefined;
+    if (!block || placed.has(key) || depth > MAX_BODY_TREE_DEPTH) return undefined;
+    placed.add(key);
     if (block.type !== "Section") {
       if (block.type === "DataSourceList" || block.type === "SqlEvidence") evidence.push(block);
       return { block };
     }
-    visiting.add(key);
     const children: DocumentNode[] = [];
     for (const child of block.children) {
       const node = build(child, depth + 1);
       if (!node) return undefined;
       children.push(node);
     }
-    visiting.delete(key);
     return { section: block, children };
   }
 

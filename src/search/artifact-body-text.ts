@@ -1,4 +1,10 @@
 /**
+ * How deep an element tree is followed, wherever one is walked (search text, fetch text, the
+ * console): deep enough for any real document, and a bound on what a hostile body can cost.
+ */
+export const MAX_BODY_TREE_DEPTH = 32;
+
+/**
  * The readable text of an artifact body: a string body as it is, an element tree's blocks in
  * document order (Markdown prose, callouts, captions, metric labels and values, table cells).
  * Image and file addresses are left out: they carry no meaning a reader searches for.
@@ -9,14 +15,14 @@ export function artifactBodyText(content: unknown): string {
   const elements = content.elements;
   const parts: string[] = [];
   const seen = new Set<string>();
-  const visit = (key: string) => {
+  const visit = (key: string, depth: number) => {
     const element = elements[key];
-    if (seen.has(key) || !isRecord(element)) return;
+    if (seen.has(key) || !isRecord(element) || depth > MAX_BODY_TREE_DEPTH) return;
     seen.add(key);
     parts.push(...blockText(element.type, isRecord(element.props) ? element.props : {}));
-    if (Array.isArray(element.children)) for (const child of element.children) if (typeof child === "string") visit(child);
+    if (Array.isArray(element.children)) for (const child of element.children) if (typeof child === "string") visit(child, depth + 1);
   };
-  visit(content.root);
+  visit(content.root, 0);
   return parts.filter((part) => part.trim() !== "").join("\n\n");
 }
 

@@ -1,4 +1,5 @@
 import type { ArtifactRecord } from "../repositories/artifact.repository";
+import { MAX_BODY_TREE_DEPTH } from "../search/artifact-body-text";
 import { CONTENT_LIMIT, cutAt } from "./artifact-content";
 
 /** The readable text of an artifact, cut like the REST detail's content. */
@@ -10,7 +11,6 @@ export interface ArtifactText {
 type Element = { type?: unknown; props?: unknown; children?: unknown };
 
 // A real report is far shallower; the limit keeps a hostile chain from exhausting the stack.
-const MAX_TREE_DEPTH = 32;
 
 /**
  * Renders an artifact as plain text for a reader (a person or a model): headline, why, findings,
@@ -43,7 +43,7 @@ export function renderBody(content: unknown): string {
   const seen = new Set<string>();
   const visit = (key: string, depth: number) => {
     const element = elements[key];
-    if (!isRecord(element) || seen.has(key) || depth > MAX_TREE_DEPTH) return;
+    if (!isRecord(element) || seen.has(key) || depth > MAX_BODY_TREE_DEPTH) return;
     seen.add(key);
     const block = renderBlock(element);
     if (block !== "") blocks.push(block);

@@ -112,6 +112,14 @@ describe("percent-encoding", () => {
 });
 
 describe("content", () => {
+  it("stores a push whose element tree chains 15,000 sections, far deeper than any document", async () => {
+    // A flat map, so no JSON nesting limit applies; a walk that recursed per level overflowed the stack.
+    const elements: Record<string, unknown> = {};
+    for (let i = 0; i < 15_000; i++) elements[`e${i}`] = { type: "Section", children: i < 14_999 ? [`e${i + 1}`] : [] };
+    const res = await push(minimalArtifact({ content: { root: "e0", elements } }));
+    expect(res.status).toBe(201);
+  });
+
   it("stores and returns a __proto__ key inside content as sent", async () => {
     const content = '{"root":"a","__proto__":{"polluted":true},"elements":{}}';
     const pushed = await request(t.app)

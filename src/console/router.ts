@@ -1,6 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
-import { ApiError } from "../http/api-error";
+import { ApiError, badRequest } from "../http/api-error";
 import { toClientApiError } from "../http/body-errors";
+import { toDatabaseApiError } from "../http/database-errors";
+import { findUnstorableInput } from "../http/text-safety";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { ASSETS_DIR } from "./assets-manifest";
@@ -13,6 +15,13 @@ import { loadSession, sameToken } from "./session";
 import { mountSignInRoutes } from "./sign-in-routes";
 
 const parseForm = express.urlencoded({ extended: false, limit: "64kb", parameterLimit: 50 });
+
+/** The rule of the APIs for the console's query strings and forms: text Postgres cannot store is a 400. */
+function refuseUnstorableInput(req: Request, _res: Response, next: NextFunction): void {
+  const unstorable = findUnstorableInput(req.query, "query") ?? findUnstorableInput(req.body ?? {}, "form");
+  if (unstorable) throw badRequest(`${unstorable.path}: ${unstorable.problem}`);
+  next();
+}
 
 /** Every form a signed-in reviewer posts carries the session's anti-forgery token. */
 function requireCsrf(req: Request, res: Response, next: NextFunction): void {
@@ -37,6 +46,7 @@ export function consoleRouter(
   );
   router.use(loadSession(services.reviewers));
   router.use((req: Request, _res: Response, next: NextFunction) => (req.method === "POST" ? parseForm(req, _res, next) : next()));
+  router.use(refuseUnstorableInput);
 
   if (options.signInLimiter) router.post("/sign-in", options.signInLimiter);
   mountSignInRoutes(router, services.reviewers);
@@ -50,7 +60,7 @@ export function consoleRouter(
   });
   router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const apiError = error instanceof ApiError ? error : toClientApiError(error);
+    const apiError = error instanceof ApiError ? error : (toClientApiError(error) ?? toDatabaseApiError(error));
     if (apiError) return pageForError(res, apiError);
     logger.error({ requestId: res.locals.requestId, method: req.method, path: req.path, err: error }, "console error");
     sendPage(res, 500, messagePage(chromeOf(res), "Something went wrong", `Quote request id ${res.locals.requestId} when reporting it.`));

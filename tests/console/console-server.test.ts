@@ -170,6 +170,14 @@ describe("console forms and pages", () => {
     expect((await t.database.prisma.artifact.findUnique({ where: { id } }))?.status).toBe("draft");
   });
 
+  it("answers 400, never 500, for text Postgres cannot store in a path, a query string or a form", async () => {
+    const id = await pushArtifact(t, home.auth);
+    await agent.get("/console/artifacts/%00").expect(400);
+    await agent.get(`/console/artifacts/${id}?key=%00`).expect(400);
+    await agent.post(`/console/artifacts/${id}/dispute`).type("form").send({ _csrf: csrf, reason: "bad\u0000reason" }).expect(400);
+    expect((await t.database.prisma.artifact.findUnique({ where: { id } }))?.status).toBe("draft");
+  });
+
   it("answers 409 for validating an artifact that is no longer a draft", async () => {
     const id = await pushArtifact(t, home.auth);
     await agent.post(`/console/artifacts/${id}/validate`).type("form").send({ _csrf: csrf }).expect(303);

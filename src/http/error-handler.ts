@@ -18,7 +18,7 @@ export function errorHandler(logger: Logger) {
       return;
     }
     logger.error(
-      { requestId: res.locals.requestId, method: req.method, path: loggablePath(req.originalUrl.split("?")[0]!), err: error },
+      { requestId: res.locals.requestId, method: req.method, path: loggablePath(req.originalUrl), err: error },
       "unhandled error",
     );
     res.status(500).json({

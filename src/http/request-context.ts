@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../lib/logger";
+import { DOWNLOADS_PATH } from "../storage/database-file-storage";
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
@@ -13,12 +14,16 @@ export function requestId(req: Request, res: Response, next: NextFunction) {
   next();
 }
 
+// Routing ignores case and repeated slashes, so the redaction must too.
+const DOWNLOAD_TOKEN = new RegExp(`^/+${DOWNLOADS_PATH.slice(1)}/+[^/]+`, "i");
+
 /**
- * The path as it may be logged: the token of `/downloads/{token}` is the credential (anyone holding
- * the link can fetch the file), so it is replaced.
+ * The path of a request URL as it may be logged: no query string (it may carry secrets), and the
+ * token of `/downloads/{token}`, which is the credential (anyone holding the link can fetch the
+ * file), replaced.
  */
-export function loggablePath(path: string): string {
-  return path.replace(/^\/downloads\/[^/?]+/, "/downloads/[redacted]");
+export function loggablePath(url: string): string {
+  return url.split("?")[0]!.replace(DOWNLOAD_TOKEN, `${DOWNLOADS_PATH}/[redacted]`);
 }
 
 /** One JSON line per request. The path only: query strings and headers may carry secrets. */
@@ -30,7 +35,7 @@ export function requestLog(logger: Logger) {
         {
           requestId: res.locals.requestId,
           method: req.method,
-          path: loggablePath(req.originalUrl.split("?")[0]!),
+          path: loggablePath(req.originalUrl),
           status: res.statusCode,
           // The client's address as TRUST_PROXY resolves it (the router's own address without it).
           ip: req.ip,

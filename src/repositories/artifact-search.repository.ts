@@ -90,32 +90,31 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
      * similarity (that of its nearest vector row) and the query words it contains.
      */
     async candidates(workspaceId: string, query: HybridQuery): Promise<ArtifactCandidate[]> {
-      const search = async (tx: DbTx, strategy: NearestStrategy | undefined) => {
-        if (strategy === "hnsw") await useNearestStrategy(tx, strategy);
-        const nearestIds =
-          query.vector && strategy
-            ? (await tx.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query.vector))).map((row) => row.id)
-            : [];
-        return tx.$queryRaw<ArtifactCandidate[]>(
-          hybridCandidatesSql(
-            {
-              table: "artifacts",
-              where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
-              columns: Prisma.sql`t.summary`,
-              vectors: {
-                kind: "rows",
-                nearestIds,
-                similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
-                                                           WHERE e.artifact_id = t.id AND e.model = ${model})`,
-              },
+      let nearestIds: string[] = [];
+      if (query.vector) {
+        const vector = query.vector;
+        // Only HNSW needs session settings, so only it opens a transaction, and that transaction
+        // holds the nearest-neighbour query alone: the settings must not steer the plan below.
+        const hnsw = (await chooseStrategy(db, workspaceId, vector.model)) === "hnsw";
+        const found = hnsw ? await db.$transaction((tx) => nearest(tx, workspaceId, vector)) : await nearest(db, workspaceId, vector);
+        nearestIds = found.ids;
+      }
+      return db.$queryRaw<ArtifactCandidate[]>(
+        hybridCandidatesSql(
+          {
+            table: "artifacts",
+            where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
+            columns: Prisma.sql`t.summary`,
+            vectors: {
+              kind: "rows",
+              nearestIds,
+              similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
+                                                         WHERE e.artifact_id = t.id AND e.model = ${model})`,
             },
-            query,
-          ),
-        );
-      };
-      const strategy = query.vector ? await chooseStrategy(db, workspaceId, query.vector.model) : undefined;
-      // Only the HNSW strategy needs session settings, and so a transaction (a round trip each way).
-      return strategy === "hnsw" ? db.$transaction((tx) => search(tx, strategy)) : search(db, strategy);
+          },
+          query,
+        ),
+      );
     },
 
     /** The nearest-neighbour half alone, for measuring it. */

@@ -63,7 +63,7 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
   let nearest = Prisma.empty;
   let similarity = Prisma.sql`NULL::float8`;
   if (vector && source.vectors.kind === "own-column") {
-    nearest = Prisma.sql`(SELECT t.id FROM ${table} t WHERE ${source.where} AND t.embedding_model = ${model}
+    nearest = Prisma.sql`(SELECT t.id FROM ${table} t WHERE ${source.where} AND t.embedding_model = ${model} AND t.embedding IS NOT NULL
                           ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}) UNION`;
     similarity = Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`;
   } else if (vector && source.vectors.kind === "rows") {

@@ -1,6 +1,7 @@
 import "dotenv/config";
 import { ConfigError, loadConfig } from "./config";
 import { postgresDatabase } from "./db/database";
+import { assertDatabaseReady, DatabaseNotReadyError } from "./db/database-readiness";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { systemClock } from "./lib/clock";
@@ -27,6 +28,8 @@ async function main(): Promise<void> {
     throw new ConfigError(["DATABASE_URL: the worker needs the shared PostgreSQL; on the embedded database the server indexes by itself"]);
   }
   const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
+  // As the web process does: never work on a schema that lacks a migration or an old pgvector.
+  await assertDatabaseReady(database.executor);
   const embeddings = createEmbeddingsProvider(config.embeddings);
   const jobs: BackgroundJob[] = [
     new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),
@@ -57,6 +60,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DatabaseNotReadyError ? error.message : error);
   process.exit(1);
 });

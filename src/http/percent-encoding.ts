@@ -27,6 +27,12 @@ export function rejectMalformedQuery(req: Request, _res: Response, next: NextFun
 export function answerClientErrorsAsJson(server: Server): void {
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
     if (error.code === "ECONNRESET" || !socket.writable) return;
+    // A response already under way on this connection cannot be followed by another: close it.
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
     const [status, reason, message, code] =
       error.code === "HPE_HEADER_OVERFLOW"
         ? [431, "Request Header Fields Too Large", "The URL or headers are larger than the server's 16 KiB limit", "header_too_large"]

@@ -12,8 +12,15 @@ modelReady.then(
 );
 
 parentPort.on("message", async ({ id, texts }) => {
+  let model;
   try {
-    const model = await modelReady;
+    model = await modelReady;
+  } catch (error) {
+    // The model itself is unusable: no text is at fault, so the caller must not blame the texts.
+    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error), fatal: true });
+    return;
+  }
+  try {
     const vectors = texts.length === 0 ? [] : await model.embed(texts);
     parentPort.postMessage({ id, vectors });
   } catch (error) {

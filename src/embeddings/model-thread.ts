@@ -41,14 +41,17 @@ export class ModelThread {
     if (this.worker) return this.worker;
     const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"));
     this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
-    worker.on("message", ({ id, vectors, error, loaded }: { id: number; vectors?: number[][]; error?: string; loaded?: boolean }) => {
+    worker.on("message", (message: { id: number; vectors?: number[][]; error?: string; fatal?: boolean; loaded?: boolean }) => {
+      const { id, vectors, error, fatal, loaded } = message;
       if (loaded) return this.markLoaded?.();
       const pending = this.pending.get(id);
       if (!pending) return;
       this.pending.delete(id);
       if (this.pending.size === 0) worker.unref();
-      // The model threw on these texts: the thread itself is fine.
-      if (error !== undefined) pending.reject(new InputRejectedError(`local embeddings failed: ${error}`));
+      // A model that did not load is an outage (the indexer backs off); one that threw on these
+      // texts refused them (the indexer retries each row alone).
+      if (error !== undefined && fatal) pending.reject(new Error(`local embeddings model unavailable: ${error}`));
+      else if (error !== undefined) pending.reject(new InputRejectedError(`local embeddings failed: ${error}`));
       else pending.resolve(vectors ?? []);
     });
     worker.on("error", (error) => this.failAll(error));

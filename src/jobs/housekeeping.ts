@@ -4,6 +4,7 @@ import { deleteExpiredRateLimitCounters } from "../http/rate-limit/postgres-stor
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { IDEMPOTENCY_WINDOW_MS } from "../services/artifact.service";
+import { THROTTLE } from "../services/sign-in-throttle";
 
 /** An imported blob is referenced only when its import commits: younger ones are never orphans yet. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -34,7 +35,8 @@ export interface Housekeeping {
 
 /**
  * Removes what nothing needs any more: idempotency records past their 24-hour window, blobs no
- * skill file points at (replaced by an import), and rate-limit counters of past windows; on the
+ * skill file points at (replaced by an import), rate-limit counters of past windows, expired
+ * console sessions and failed sign-ins too old to count; on the
  * embedded database, also stale planner statistics. Bounded batches, yielding to requests between them.
  */
 export function createHousekeeping({
@@ -60,6 +62,13 @@ export function createHousekeeping({
           AND NOT EXISTS (SELECT 1 FROM "skill_files" f WHERE f."storage_key" = b."key")
         LIMIT ${batchSize})`,
     rateLimitCounters: () => deleteExpiredRateLimitCounters(db, batchSize),
+    expiredSessions: (now) => db.$executeRaw`
+      DELETE FROM "reviewer_sessions" WHERE "id" IN (
+        SELECT "id" FROM "reviewer_sessions" WHERE "expires_at" <= ${now} LIMIT ${batchSize})`,
+    // Failed sign-ins older than this no longer slow anyone down (src/services/sign-in-throttle.ts).
+    forgottenSignInFailures: (now) => db.$executeRaw`
+      DELETE FROM "sign_in_failures" WHERE "subject" IN (
+        SELECT "subject" FROM "sign_in_failures" WHERE "last_failed_at" < ${new Date(now.getTime() - THROTTLE.forgetAfterMs)} LIMIT ${batchSize})`,
   };
 
   async function runPass(shouldStop: () => boolean): Promise<Record<string, number>> {

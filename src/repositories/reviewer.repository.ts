@@ -77,10 +77,6 @@ export function createReviewerRepository(db: DbTx) {
       await db.reviewerSession.deleteMany({ where: { tokenHash } });
     },
 
-    async deleteExpiredSessions(now: Date): Promise<void> {
-      await db.reviewerSession.deleteMany({ where: { expiresAt: { lte: now } } });
-    },
-
     failures(subjects: string[]): Promise<Array<{ subject: string; failures: number; lastFailedAt: Date }>> {
       return db.signInFailure.findMany({ where: { subject: { in: subjects } } });
     },

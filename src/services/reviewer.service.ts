@@ -100,7 +100,6 @@ export function createReviewerService({ reviewers, workspaces, clock }: Reviewer
         throw new ApiError("unauthorized", "Wrong email or password");
       }
       await reviewers.clearFailures(subjectOf("account", email));
-      await reviewers.deleteExpiredSessions(now);
       const token = randomBytes(32).toString("base64url");
       const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
       await reviewers.createSession(reviewer.id, sha256(token), expiresAt);

@@ -48,6 +48,27 @@ describe("housekeeping", () => {
     expect(file.content).toBe("second version");
   });
 
+  it("removes expired console sessions and failed sign-ins too old to slow anyone down, and keeps the rest", async () => {
+    const now = Date.now();
+    const reviewer = await t.database.prisma.reviewer.create({ data: { id: "rev_hk", email: "hk@acme.example", name: "HK", passwordHash: "x" } });
+    await t.database.prisma.reviewerSession.createMany({
+      data: [
+        { id: "ses_old", reviewerId: reviewer.id, tokenHash: "old", expiresAt: new Date(now - HOUR) },
+        { id: "ses_live", reviewerId: reviewer.id, tokenHash: "live", expiresAt: new Date(now + HOUR) },
+      ],
+    });
+    await t.database.prisma.signInFailure.createMany({
+      data: [
+        { subject: "account:old@acme.example", failures: 3, lastFailedAt: new Date(now - 2 * HOUR) },
+        { subject: "account:recent@acme.example", failures: 3, lastFailedAt: new Date(now - 60_000) },
+      ],
+    });
+    const removed = await housekeepingAt(now).runOnce();
+    expect(removed).toMatchObject({ expiredSessions: 1, forgottenSignInFailures: 1 });
+    expect((await t.database.prisma.reviewerSession.findMany({ select: { id: true } })).map((s) => s.id)).toEqual(["ses_live"]);
+    expect((await t.database.prisma.signInFailure.findMany({ select: { subject: true } })).map((f) => f.subject)).toEqual(["account:recent@acme.example"]);
+  });
+
   it("refreshes the planner's statistics of the searched tables when asked to (the embedded database)", async () => {
     await importContent(t.services, ws.workspaceId, {
       memories: Array.from({ length: 7 }, (_, i) => ({ type: "rule" as const, statement: `Rule number ${i}` })),

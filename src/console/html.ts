@@ -33,5 +33,3 @@ export function html(strings: TemplateStringsArray, ...values: Interpolation[]):
   return new SafeHtml(out);
 }
 
-/** Marks trusted markup as safe. Only for output of the sanitiser or of this module. */
-export const trusted = (markup: string) => new SafeHtml(markup);

@@ -37,7 +37,9 @@ function dataTable({ props }: BlockOf<"DataTable">): SafeHtml {
     <tbody>${props.rows.map(
       (row) =>
         html`<tr>${props.columns.map((column, index) => {
-          const value = Array.isArray(row) ? row[index] : row[columnKey(column)];
+          const key = columnKey(column);
+          // Own cells only: a column named "constructor" must not show Object's built-ins.
+          const value = Array.isArray(row) ? row[index] : Object.hasOwn(row, key) ? row[key] : undefined;
           return html`<td class="${typeof value === "number" ? "num" : ""}">${value === null || value === undefined ? "" : String(value)}</td>`;
         })}</tr>`,
     )}</tbody></table></div>${props.caption ? html`<figcaption>${props.caption}</figcaption>` : ""}</figure>`;

@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from "express";
+import { ipKeyGenerator } from "express-rate-limit";
 import { ApiError } from "../http/api-error";
 import { SignInThrottled, type ReviewerService } from "../services/reviewer.service";
 import { signInPage } from "./pages/sign-in";
@@ -10,7 +11,8 @@ function safeNext(value: unknown): string | undefined {
   return typeof value === "string" && /^\/console(\/|\?|$)/.test(value) && !/[\\\s]/.test(value) ? value : undefined;
 }
 
-const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+// Grouped as the rate limits group them (IPv6 per /56), so rotating addresses in one range gains nothing.
+const clientAddress = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? "unknown");
 
 export function mountSignInRoutes(router: Router, reviewers: ReviewerService): void {
   router.get("/sign-in", (req: Request, res: Response) => {

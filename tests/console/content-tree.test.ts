@@ -1,4 +1,5 @@
 import { parseDocument } from "../../src/console/content-tree";
+import { renderBody } from "../../src/console/render-body";
 
 /** A tree whose every section lists the next one twice: 2^levels paths through `levels` elements. */
 function sharedChildren(levels: number) {
@@ -28,5 +29,19 @@ describe("the console's reading of an element tree", () => {
     });
     const root = document?.root as { children: unknown[] } | undefined;
     expect(root?.children).toHaveLength(2);
+  });
+});
+
+describe("the console's DataTable", () => {
+  it("shows only a row's own cells, never Object's built-ins for a column named like one", () => {
+    const { html } = renderBody({
+      root: "root",
+      elements: {
+        root: { type: "Section", props: {}, children: ["table"] },
+        table: { type: "DataTable", props: { columns: ["constructor", "plan"], rows: [{ plan: "team" }] } },
+      },
+    });
+    expect(String(html)).not.toContain("native code");
+    expect(String(html)).toContain("team");
   });
 });

@@ -21,7 +21,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = { windowSeconds: 60, perKe
 export interface RateLimiters {
   /** After authentication: one budget per API key, named `per-key` in the headers. */
   perKey: RequestHandler;
-  /** Before anything else: one budget per client address (`req.ip`, so `trust proxy` applies). */
+  /** In the route chain of the routes without credentials: one budget per client address (`req.ip`, so `trust proxy` applies). */
   perAddress: RequestHandler;
   /** The console's sign-in form: a stricter budget per client address, whatever the outcome. */
   signIn: RequestHandler;

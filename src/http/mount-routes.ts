@@ -19,9 +19,10 @@ export interface MountOptions {
 const parseJsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: false });
 
 /**
- * Mounts each route with its chain: authenticate → parse body → validate input → handle → parse
- * the response through its contract schema. Authentication runs before the body is read, so the
- * error precedence is 401 → 403 → 400 → 404, and an anonymous caller cannot make us parse 1 MiB.
+ * Mounts each route with its chain: authenticate → rate limit → parse body → validate input →
+ * handle → parse the response through its contract schema. Authentication runs before the body is
+ * read, so the error precedence is 401 → 403 → 429 → 400 → 404, and an anonymous caller cannot
+ * make us parse 1 MiB.
  */
 export function mountRoutes(router: Router, routes: readonly Route[], options: MountOptions): void {
   const methodsByPath = new Map<string, string[]>();

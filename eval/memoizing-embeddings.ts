@@ -17,6 +17,10 @@ export class MemoizingEmbeddings implements EmbeddingsProvider {
     return this.inner.maxInputChars;
   }
 
+  get indexLanes(): number {
+    return this.inner.indexLanes;
+  }
+
   async embed(texts: string[]): Promise<number[][]> {
     const missing = [...new Set(texts.filter((text) => !this.vectors.has(text)))];
     if (missing.length > 0) {

@@ -68,6 +68,8 @@ const EnvSchema = z
     OPENAI_API_KEY: optionalText,
     OPENAI_BASE_URL: optionalUrl,
     EMBEDDINGS_MODEL: optionalText,
+    // Local model threads for index work (at the lowest CPU priority); default: one per core, at most 4.
+    EMBEDDINGS_INDEX_THREADS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(16).optional()),
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
     // S3 presigned URLs live at most 7 days.
@@ -134,7 +136,7 @@ export interface Config {
   trustProxy: boolean | number | string;
   dataDir: string;
   adminToken: string | undefined;
-  embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string };
+  embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string; indexThreads?: number };
   publicBaseUrl: string | undefined;
   signingSecret: string | undefined;
   /** How long a skill file's download URL works. */
@@ -184,6 +186,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       model: env.EMBEDDINGS_MODEL,
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
+      indexThreads: env.EMBEDDINGS_INDEX_THREADS,
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     signingSecret: env.SIGNING_SECRET,

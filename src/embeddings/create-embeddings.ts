@@ -7,5 +7,5 @@ export function createEmbeddingsProvider(config: Config["embeddings"]): Embeddin
   if (config.provider === "openai") {
     return new OpenAiEmbeddings({ apiKey: config.openaiApiKey!, baseURL: config.openaiBaseUrl, model: config.model });
   }
-  return new LocalEmbeddings();
+  return new LocalEmbeddings({ indexThreads: config.indexThreads });
 }

@@ -18,6 +18,8 @@ export interface EmbeddingsProvider {
    * rest changes nothing but costs time, or makes the provider refuse the text).
    */
   readonly maxInputChars: number;
+  /** How many index batches the provider embeds at once: the indexer keeps this many in flight. */
+  readonly indexLanes: number;
   /** Index lane: one unit-length vector per text, in order. Rejects when the provider cannot answer. */
   embed(texts: string[]): Promise<number[][]>;
   /**

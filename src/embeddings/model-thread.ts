@@ -7,6 +7,7 @@ type Pending = { resolve: (vectors: number[][]) => void; reject: (error: Error) 
 /**
  * One worker thread running the local model, answering in FIFO order. Started on first use; an
  * idle thread does not keep the process alive (it is ref'd while requests are pending).
+ * `nice` (Linux) lowers the thread's CPU priority: 19 gives it only what nothing else wants.
  */
 export class ModelThread {
   private worker: Worker | undefined;
@@ -14,6 +15,13 @@ export class ModelThread {
   private nextId = 1;
   private loaded: Promise<void> | undefined;
   private markLoaded: (() => void) | undefined;
+
+  constructor(private readonly options: { nice?: number } = {}) {}
+
+  /** Requests sent and not yet answered. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
 
   embed(texts: string[]): Promise<number[][]> {
     const worker = this.ensureWorker();
@@ -39,7 +47,7 @@ export class ModelThread {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"));
+    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"), { workerData: { nice: this.options.nice } });
     this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
     worker.on("message", (message: { id: number; vectors?: number[][]; error?: string; fatal?: boolean; loaded?: boolean }) => {
       const { id, vectors, error, fatal, loaded } = message;

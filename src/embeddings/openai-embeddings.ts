@@ -33,6 +33,8 @@ export interface OpenAiEmbeddingsOptions {
 export class OpenAiEmbeddings implements EmbeddingsProvider {
   readonly model: string;
   readonly maxInputChars = OPENAI_MAX_INPUT_CHARS;
+  // Two requests at once: one is sent while the answer to the other is stored.
+  readonly indexLanes = 2;
   private readonly client: OpenAI;
   private readonly queryClient: OpenAI;
   private readonly modelName: string;

@@ -58,6 +58,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 export class EmbeddingIndexer {
   private readonly options: IndexerOptions;
   private running = false;
+  /** Set by stop() on a started indexer: work still in flight is abandoned, not awaited. */
+  private stopping = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private abandon: (() => void) | undefined;
@@ -78,13 +80,29 @@ export class EmbeddingIndexer {
 
   /** Embeds every pending row it can claim now (optionally of one workspace); rejects if the provider is unreachable. */
   async runOnce(workspaceId?: string): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const batch = await this.runBatch(workspaceId);
-      if (batch === undefined) return total;
-      total += batch;
-      await yieldToRequests();
-    }
+    return this.drain({ workspaceId });
+  }
+
+  /**
+   * Claims and settles batches until nothing is pending, with as many batches in flight as the
+   * provider embeds at once (each lane claims its own rows). The vectors stored; rejects with the
+   * first lane's error once every lane has stopped.
+   */
+  private async drain({ workspaceId, background = false }: { workspaceId?: string; background?: boolean }): Promise<number> {
+    const lane = async () => {
+      let stored = 0;
+      while (!(background && !this.running)) {
+        const batch = await this.runBatch(workspaceId);
+        if (batch === undefined) break;
+        stored += batch;
+        await yieldToRequests();
+      }
+      return stored;
+    };
+    const lanes = await Promise.allSettled(Array.from({ length: Math.max(1, this.embeddings.indexLanes) }, lane));
+    const failed = lanes.find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
+    return lanes.reduce((sum, result) => sum + (result.status === "fulfilled" ? result.value : 0), 0);
   }
 
   /**
@@ -120,6 +138,7 @@ export class EmbeddingIndexer {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = false;
     this.stopped = new Promise<never>((_, reject) => {
       this.abandon = () => reject(new Abandoned("indexer stopping"));
     });
@@ -134,6 +153,7 @@ export class EmbeddingIndexer {
 
   /** Stops at once: the batch in flight is abandoned (its rows stay pending), whatever the backlog. */
   async stop(): Promise<void> {
+    this.stopping = this.loop !== undefined;
     this.running = false;
     this.abandon?.();
     this.wake();
@@ -144,11 +164,7 @@ export class EmbeddingIndexer {
     while (this.running) {
       let delay = this.options.idlePollMs;
       try {
-        let embedded = 0;
-        for (let batch = await this.runBatch(); batch !== undefined && this.running; batch = await this.runBatch()) {
-          embedded += batch;
-          await yieldToRequests();
-        }
+        const embedded = await this.drain({ background: true });
         if (embedded > 0) this.logger.debug({ embedded, model: this.embeddings.model }, "embedded pending rows");
         this.failures = 0;
       } catch (error) {
@@ -171,25 +187,32 @@ export class EmbeddingIndexer {
   }
 
   /**
-   * Claims one batch from the next table with pending rows (tables take turns) and settles it.
-   * The number of vectors stored, or undefined when nothing was pending.
+   * Claims one batch of the first priority tier with pending rows, from the next table with such
+   * rows (tables take turns), and settles it: every item becomes findable by meaning before any
+   * item's refining vectors are made. The number of vectors stored, or undefined when nothing was
+   * pending.
    */
   private async runBatch(workspaceId?: string): Promise<number | undefined> {
     const { tables } = this.options;
-    for (let turn = 0; turn < tables.length; turn++) {
-      const table = tables[(this.nextTable + turn) % tables.length]!;
-      const claimed = await this.db.$queryRaw<ClaimedRow[]>(
-        table.claim({
-          model: this.embeddings.model,
-          limit: this.options.batchRows,
-          leaseSeconds: this.options.leaseSeconds,
-          maxAttempts: this.options.maxAttempts,
-          workspaceId,
-        }),
-      );
-      if (claimed.length === 0) continue;
-      this.nextTable = (this.nextTable + turn + 1) % tables.length;
-      return this.settle(table, claimed);
+    const tiers = Math.max(...tables.map((table) => table.tiers));
+    for (let tier = 0; tier < tiers; tier++) {
+      for (let turn = 0; turn < tables.length; turn++) {
+        const table = tables[(this.nextTable + turn) % tables.length]!;
+        if (tier >= table.tiers) continue;
+        const claimed = await this.db.$queryRaw<ClaimedRow[]>(
+          table.claim({
+            model: this.embeddings.model,
+            limit: this.options.batchRows,
+            leaseSeconds: this.options.leaseSeconds,
+            maxAttempts: this.options.maxAttempts,
+            workspaceId,
+            tier,
+          }),
+        );
+        if (claimed.length === 0) continue;
+        this.nextTable = (this.nextTable + turn + 1) % tables.length;
+        return this.settle(table, claimed);
+      }
     }
     return undefined;
   }
@@ -271,8 +294,11 @@ export class EmbeddingIndexer {
     }
   }
 
-  /** The model's answer, unless stop() comes first: then its rows are let go by the caller. */
+  /**
+   * The model's answer, unless stop() comes first: then its rows are let go by the caller. A batch
+   * another lane claims while stop() runs is abandoned at once too.
+   */
   private unlessStopped<T>(work: Promise<T>): Promise<T> {
-    return this.running ? Promise.race([work, this.stopped]) : work;
+    return this.running || this.stopping ? Promise.race([work, this.stopped]) : work;
   }
 }

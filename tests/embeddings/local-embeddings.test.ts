@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 
 let embeddings: LocalEmbeddings;
@@ -47,5 +48,22 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
 
   it("names its model", () => {
     expect(embeddings.model).toBe("local/universal-sentence-encoder-en/512");
+  });
+
+  it("runs its index threads at the lowest CPU priority and its query thread at the normal one", async () => {
+    const pool = new LocalEmbeddings({ indexThreads: 2 });
+    const niceOfThreads = () =>
+      readdirSync("/proc/self/task").map((tid) => {
+        // Field 19 of stat, counted after the command name (which may hold spaces).
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+      });
+    const lowBefore = niceOfThreads().filter((nice) => nice === 19).length;
+    try {
+      await Promise.all([pool.embed(["one"]), pool.embed(["two"]), pool.embedQuery("three")]);
+      expect(niceOfThreads().filter((nice) => nice === 19).length - lowBefore).toBe(2);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -19,6 +19,7 @@ class CountingEmbeddings implements EmbeddingsProvider {
   private readonly inner = new LocalEmbeddings();
   readonly model = this.inner.model;
   readonly maxInputChars = this.inner.maxInputChars;
+  readonly indexLanes = this.inner.indexLanes;
   texts = 0;
   embed(texts: string[]): Promise<number[][]> {
     this.texts += texts.length;

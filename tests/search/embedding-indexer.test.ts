@@ -14,16 +14,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The real local model behind a wrapper that counts the texts of each index batch. */
-function counting(real: EmbeddingsProvider, onBatch: (texts: string[]) => void = () => {}) {
-  const counted = { texts: 0 };
+/** The real local model behind a wrapper that counts the texts of each index batch and the batches in flight. */
+function counting(real: EmbeddingsProvider, onBatch: (texts: string[]) => void = () => {}, indexLanes = real.indexLanes) {
+  const counted = { texts: 0, inFlight: 0, mostInFlight: 0 };
   const provider: EmbeddingsProvider = {
     model: real.model,
     maxInputChars: real.maxInputChars,
+    indexLanes,
     embed: async (texts) => {
       counted.texts += texts.length;
+      counted.mostInFlight = Math.max(counted.mostInFlight, ++counted.inFlight);
       onBatch(texts);
-      return real.embed(texts);
+      try {
+        return await real.embed(texts);
+      } finally {
+        counted.inFlight -= 1;
+      }
     },
     embedQuery: (text) => real.embedQuery(text),
     close: async () => {},
@@ -61,6 +67,27 @@ describe("the embedding indexer", () => {
     expect(state.tables.memories).toMatchObject({ pending: 0, embedded: 12 });
   });
 
+  it("makes every artifact findable by meaning before making any artifact's body vector", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 12);
+    // Body texts carry the artifact's `why` ("Reason n"); headline and memory texts do not.
+    const batches: boolean[] = [];
+    const { provider } = counting(t.services.embeddings, (texts) => batches.push(texts.some((text) => text.includes("Reason"))), 1);
+    await new EmbeddingIndexer(t.database.prisma, provider, logger, { batchRows: 4 }).runOnce(ws.workspaceId);
+    expect(batches.filter((body) => body)).toHaveLength(3);
+    expect(batches.indexOf(true)).toBeGreaterThan(batches.lastIndexOf(false));
+  });
+
+  it("keeps as many batches in flight as the provider has index lanes", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 16);
+    const { provider, counted } = counting(t.services.embeddings, () => {}, 2);
+    await new EmbeddingIndexer(t.database.prisma, provider, logger, { batchRows: 2 }).runOnce(ws.workspaceId);
+    expect(counted.mostInFlight).toBe(2);
+    expect(counted.texts).toBe(48);
+    expect(await pendingArtifactVectors(ws.workspaceId)).toBe(0);
+  });
+
   it("skips a row whose text is empty instead of leaving it pending", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await pushArtifact(t, ws.auth, { summary: "   " });
@@ -75,8 +102,10 @@ describe("the embedding indexer", () => {
     await importArtifacts(ws.workspaceId, 2);
     const artifacts = INDEXED_TABLES.find((table) => table.name === "artifacts")!;
     // Claimed by an indexer that then died: nobody settles these rows.
-    const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds: 1, maxAttempts: 3, workspaceId: ws.workspaceId });
-    expect(await t.database.prisma.$queryRaw<unknown[]>(claim)).toHaveLength(4);
+    for (const tier of [0, 1]) {
+      const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds: 1, maxAttempts: 3, workspaceId: ws.workspaceId, tier });
+      expect(await t.database.prisma.$queryRaw<unknown[]>(claim)).toHaveLength(2);
+    }
 
     await t.services.indexer.runOnce(ws.workspaceId);
     expect(await pendingArtifactVectors(ws.workspaceId)).toBe(4);

@@ -66,7 +66,8 @@ describe("an embeddings model change", () => {
 
   it("answers 202 with pending true when the provider fails during a reindex", async () => {
     const other = withOpenAiModel();
-    server.failNext(503);
+    // One failure for each of the provider's index lanes.
+    server.failNext(...Array.from({ length: other.services.embeddings.indexLanes }, () => 503));
     const res = await request(other.app).post(`/admin/v1/workspaces/${ws.workspaceId}/reindex`).set(adminAuth(TEST_ADMIN_TOKEN));
     expect(res.status).toBe(202);
     expect(res.body.pending).toBe(true);

@@ -27,16 +27,27 @@ const QUERIES = ["enterprise customers are leaving", "advertising costs went up"
 const METRICS = ["revenue", "churn", "signups", "support tickets", "refunds", "ad spend", "gross margin", "order volume"];
 const REGIONS = ["EMEA", "North America", "APAC", "Latin America", "Germany", "Japan", "Brazil", "India"];
 
-/** A realistic artifact: a varied headline and a few hundred characters of explanation. */
-const artifact = (n: number) => ({
+/** A Markdown body of ≈ 900 characters: three paragraphs, so three chunks to embed (the cap is 4). */
+const body = (n: number) =>
+  [
+    `## ${METRICS[n % 8]} in ${REGIONS[Math.floor(n / 8) % 8]}`,
+    `The ${METRICS[n % 8]} figure for cohort ${n} moved by ${n % 40}% against the previous quarter. ${"Most of the change came from accounts that renewed late. ".repeat(3)}`,
+    `Segments moved together: ${"small and mid-sized accounts followed the same curve as the largest ones, with a lag of two weeks. ".repeat(2)}`,
+    `Next: compare with the ${REGIONS[(n + 1) % 8]} cohort and check the ${METRICS[(n + 5) % 8]} series for the same weeks.`,
+  ].join("\n\n");
+
+/** A realistic artifact: a varied headline, a few hundred characters of explanation, a body. */
+export const benchArtifact = (n: number) => ({
   summary: `${METRICS[n % 8]} moved for accounts in ${REGIONS[Math.floor(n / 8) % 8]} (cohort ${n})`,
   why: `The ${METRICS[(n + 3) % 8]} series changed after the ${n % 12 + 1}th release; ${"segments and regions moved together. ".repeat(6)}`,
   recommendation: "Review the pricing page and the onboarding flow.",
   keyFindings: [`${METRICS[n % 8]} changed by ${n % 40}%`, `largest in ${REGIONS[n % 8]}`],
   confidence: 0.7,
   confidenceExplanation: "Twelve months of data",
+  content: body(n),
 });
 
+const perSecond = (elapsedMs: number) => ((ARTIFACTS / elapsedMs) * 1000).toFixed(1);
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
 
@@ -51,12 +62,20 @@ async function openDatabase(url: string | undefined): Promise<Database> {
 }
 
 /** A clean, migrated schema on the bench's own server. */
-async function resetPostgres(url: string): Promise<void> {
+export async function resetPostgres(url: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
   await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
   await client.end();
+}
+
+/** Artifacts of a workspace without a headline vector of the model yet: not findable by meaning. */
+async function headlinesPending(database: Database, workspaceId: string, model: string): Promise<number> {
+  const [{ count }] = await database.prisma.$queryRaw<[{ count: number }]>`
+    SELECT count(*)::int AS count FROM artifact_embeddings
+    WHERE workspace_id = ${workspaceId} AND facet = 'headline' AND model IS DISTINCT FROM ${model}`;
+  return count;
 }
 
 async function timedRequests(base: string, headers: Record<string, string>, paths: () => string, until: () => boolean, minimum: number) {
@@ -83,6 +102,7 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
   const server = buildApp({ services, logger, rateLimits: BENCH_RATE_LIMITS }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const quiet = await services.workspaces.create({ name: "bench, no reads" });
   const workspace = await services.workspaces.create({ name: "bench" });
   const key = await services.apiKeys.create(workspace.id, { name: "bench" });
   const auth = { authorization: `Bearer ${key.key}` };
@@ -92,24 +112,38 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
   let q = 0;
   const searchPath = () => `/api/v1/artifacts?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}&limit=10`;
   const recallPath = () => `/api/v1/memories?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}`;
-  const pending = async () => {
-    const { tables } = await services.indexer.state(workspace.id);
-    return tables.artifacts.pending + tables.memories.pending;
+  const importBacklog = (workspaceId: string) =>
+    services.imports.importDocument(workspaceId, { artifacts: Array.from({ length: ARTIFACTS }, (_, n) => ({ ...benchArtifact(n), status: "validated" as const })) } as never);
+  /** Resolves when every imported artifact is findable by meaning, then when every vector is made. */
+  const watchBacklog = async (workspaceId: string, since: number) => {
+    let searchableMs = 0;
+    for (;;) {
+      if (!searchableMs && (await headlinesPending(database, workspaceId, embeddings.model)) === 0) searchableMs = performance.now() - since;
+      const { tables } = await services.indexer.state(workspaceId);
+      if (tables.artifacts.pending + tables.memories.pending === 0) {
+        return { searchableMs, indexedMs: performance.now() - since, vectors: tables.artifacts.embedded + tables.memories.embedded };
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   };
 
-  // 1. Import → searchable, with searches and recalls answered meanwhile.
-  const importStarted = performance.now();
-  const imported = await services.imports.importDocument(workspace.id, { artifacts: Array.from({ length: ARTIFACTS }, (_, n) => ({ ...artifact(n), status: "validated" as const })) } as never);
-  const importMs = performance.now() - importStarted;
+  // 1. Import → searchable, nothing else running.
+  const quietStarted = performance.now();
+  await importBacklog(quiet.id);
+  const importMs = performance.now() - quietStarted;
+  const quietBacklog = await watchBacklog(quiet.id, quietStarted);
+
+  // 2. Import → searchable again, with searches and recalls answered meanwhile.
+  const busyStarted = performance.now();
+  const imported = await importBacklog(workspace.id);
   let done = false;
-  const watcher = (async () => {
-    while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+  const busyBacklogDone = watchBacklog(workspace.id, busyStarted).then((figures) => {
     done = true;
-  })();
+    return figures;
+  });
   const busySearch = await timedRequests(base, auth, searchPath, () => done, 20);
   const busyRecall = await timedRequests(base, auth, recallPath, () => done, 20);
-  await watcher;
-  const searchableMs = performance.now() - importStarted;
+  const busyBacklog = await busyBacklogDone;
   const ids = imported.artifactIds;
 
   // 2. The same reads idle.
@@ -139,7 +173,7 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
     const res = await fetch(`${base}/api/v1/artifacts`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify(artifact(ARTIFACTS + i)),
+      body: JSON.stringify(benchArtifact(ARTIFACTS + i)),
     });
     await res.arrayBuffer();
     if (res.status !== 201) throw new Error(`push answered ${res.status}`);
@@ -160,7 +194,9 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
     row(["figure", "measured", "beside", "ratio"]),
     row(["---", "---", "---", "---"]),
     row(["import request", `${ms(importMs)} ms`, "", `${((ARTIFACTS / importMs) * 1000).toFixed(0)} artifacts/s`]),
-    row(["import → searchable (all vectors)", `${(searchableMs / 1000).toFixed(1)} s`, "", `**${((ARTIFACTS / searchableMs) * 1000).toFixed(1)} artifacts/s**`]),
+    row(["import → searchable (every artifact has a vector)", `${(quietBacklog.searchableMs / 1000).toFixed(1)} s`, "no reads meanwhile", `**${perSecond(quietBacklog.searchableMs)} artifacts/s**`]),
+    row(["import → every vector made", `${(quietBacklog.indexedMs / 1000).toFixed(1)} s`, `${quietBacklog.vectors} vectors, no reads meanwhile`, `${perSecond(quietBacklog.indexedMs)} artifacts/s`]),
+    row(["the same with back-to-back reads", `${(busyBacklog.searchableMs / 1000).toFixed(1)} s / ${(busyBacklog.indexedMs / 1000).toFixed(1)} s`, "searchable / every vector", `${perSecond(busyBacklog.searchableMs)} / ${perSecond(busyBacklog.indexedMs)} artifacts/s`]),
     row(["search p50 / max while embedding", `${ms(busySearch.p50)} / ${ms(busySearch.max)} ms (${busySearch.count} req)`, `idle ${ms(idleSearch.p50)} / ${ms(idleSearch.max)} ms`, `**${(busySearch.p50 / idleSearch.p50).toFixed(2)}×** idle`]),
     row(["recall p50 / max while embedding", `${ms(busyRecall.p50)} / ${ms(busyRecall.max)} ms (${busyRecall.count} req)`, `idle ${ms(idleRecall.p50)} / ${ms(idleRecall.max)} ms`, `**${(busyRecall.p50 / idleRecall.p50).toFixed(2)}×** idle`]),
     ...rates.map(([name, connections, app, bare]) =>
@@ -217,7 +253,7 @@ async function sigtermWithBacklog(databaseUrl: string | undefined): Promise<{ ex
   const res = await fetch(`${base}/admin/v1/workspaces/${created.id}/import`, {
     method: "POST",
     headers: admin,
-    body: JSON.stringify({ artifacts: Array.from({ length: ARTIFACTS }, (_, n) => artifact(n)) }),
+    body: JSON.stringify({ artifacts: Array.from({ length: ARTIFACTS }, (_, n) => benchArtifact(n)) }),
   });
   if (res.status !== 200) throw new Error(`import answered ${res.status}`);
   await new Promise((resolve) => setTimeout(resolve, 1_000));

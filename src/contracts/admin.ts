@@ -109,7 +109,7 @@ const TableIndexStateSchema = z
     failures: z
       .array(
         z.object({
-          id: z.string().openapi({ description: "The row: an artifact vector is `<artifact id>:<facet>`." }),
+          id: z.string().openapi({ description: "The row: an artifact vector is `<artifact id>:headline`, `<artifact id>:body` or, for a chunk of its body, `<artifact id>:body:<n>`." }),
           attempts: z.number().int(),
           error: z.string().nullable().openapi({ description: "The provider's last refusal." }),
         }),

@@ -7,6 +7,9 @@ import type { QueryVector } from "../search/query-embedding";
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
 export const CANDIDATES_PER_SIDE = 50;
 
+/** Vector rows of one artifact at most: its headline, body part 0, and up to 4 body chunks (the migration `artifact_body_chunks`). */
+export const VECTORS_PER_ARTIFACT = 6;
+
 export type NearestStrategy = "exact" | "hnsw";
 
 /**
@@ -33,10 +36,14 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
     strategy === "hnsw"
       ? [Prisma.sql`(workspace_id = ${workspaceId}) IS TRUE`, Prisma.sql`embedding <=> ${vector}::vector`]
       : [Prisma.sql`workspace_id = ${workspaceId}`, Prisma.sql`(embedding <=> ${vector}::vector) + 0`];
+  // An artifact has up to VECTORS_PER_ARTIFACT rows: enough nearest rows are read for
+  // CANDIDATES_PER_SIDE different artifacts, each ranked by its nearest row.
   return Prisma.sql`
-    SELECT artifact_id AS id FROM artifact_embeddings
-    WHERE ${workspace} AND searchable AND model = ${query.model} AND embedding IS NOT NULL
-    ORDER BY ${order} LIMIT ${CANDIDATES_PER_SIDE * 2}`;
+    SELECT id FROM (
+      SELECT artifact_id AS id, embedding <=> ${vector}::vector AS distance FROM artifact_embeddings
+      WHERE ${workspace} AND searchable AND model = ${query.model} AND embedding IS NOT NULL
+      ORDER BY ${order} LIMIT ${CANDIDATES_PER_SIDE * VECTORS_PER_ARTIFACT}) AS nearest
+    GROUP BY id ORDER BY min(distance), id LIMIT ${CANDIDATES_PER_SIDE}`;
 }
 
 /** Session settings of a strategy, for the current transaction only. */
@@ -75,7 +82,7 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
     return strategy;
   }
 
-  /** Ids of the artifacts nearest to the query in one workspace (two facets each). */
+  /** Ids of the artifacts nearest to the query in one workspace, each by its nearest vector. */
   async function nearest(tx: DbTx, workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
     const strategy = await chooseStrategy(tx, workspaceId, query.model);
     await useNearestStrategy(tx, strategy);

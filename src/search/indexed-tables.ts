@@ -33,10 +33,15 @@ export interface RowFailure {
 export interface IndexedTable {
   name: "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
   /**
-   * Claims up to `limit` pending rows for `leaseSeconds` and returns them with their text, in one
-   * statement: rows locked by another indexer are skipped, so indexers never share a row.
+   * Priority tiers of the table's rows, 0 first: the vector that makes an item findable by meaning
+   * is tier 0; vectors that refine an item already found (an artifact's other facets) come later.
    */
-  claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string }): Prisma.Sql;
+  tiers: number;
+  /**
+   * Claims up to `limit` pending rows of one tier for `leaseSeconds` and returns them with their
+   * text, in one statement: rows locked by another indexer are skipped, so indexers never share a row.
+   */
+  claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string; tier: number }): Prisma.Sql;
   /** Stores vectors (pgvector text form), clearing claim and error. */
   storeMany(ids: string[], vectorLiterals: string[], model: string): Prisma.Sql;
   /** Marks rows with nothing to embed as done for this model. */
@@ -62,6 +67,8 @@ interface TableShape {
   joins: Prisma.Sql;
   /** Oldest first, so a backlog is worked through in the order it was written. */
   order: Prisma.Sql;
+  /** The condition of each priority tier on alias `t`, first tier first. */
+  tiers: Prisma.Sql[];
 }
 
 function indexedTable(shape: TableShape): IndexedTable {
@@ -72,12 +79,13 @@ function indexedTable(shape: TableShape): IndexedTable {
     Prisma.sql`t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts < ${maxAttempts}`;
   return {
     name: shape.name,
-    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId }) => Prisma.sql`
+    tiers: shape.tiers.length,
+    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => Prisma.sql`
       WITH claimed AS (
         UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
         WHERE id IN (
           SELECT t.id FROM ${table} t
-          WHERE ${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) ${inWorkspace(workspaceId)}
+          WHERE ${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!} ${inWorkspace(workspaceId)}
           ORDER BY ${shape.order} LIMIT ${limit}
           FOR UPDATE OF t SKIP LOCKED)
         RETURNING id)
@@ -108,7 +116,7 @@ function indexedTable(shape: TableShape): IndexedTable {
 }
 
 const ownColumnTable = (name: IndexedTable["name"], table: TableShape["table"], text: Prisma.Sql) =>
-  indexedTable({ name, table, modelColumn: "embedding_model", text, joins: Prisma.empty, order: Prisma.sql`t.created_at, t.id` });
+  indexedTable({ name, table, modelColumn: "embedding_model", text, joins: Prisma.empty, order: Prisma.sql`t.created_at, t.id`, tiers: [Prisma.sql`TRUE`] });
 
 export const INDEXED_TABLES: IndexedTable[] = [
   indexedTable({
@@ -122,9 +130,11 @@ export const INDEXED_TABLES: IndexedTable[] = [
       WHEN 'headline' THEN concat_ws(E'\n', a.summary,
         (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(
            CASE WHEN jsonb_typeof(a.key_findings) = 'array' THEN a.key_findings ELSE '[]'::jsonb END) AS f))
-      ELSE concat_ws(E'\n', a.summary, a.why, a.recommendation)
+      ELSE coalesce(t.text, concat_ws(E'\n', a.summary, a.why, a.recommendation))
     END`,
     order: Prisma.sql`t.id`,
+    // The headline makes an artifact findable by meaning; the body vector only sharpens its rank.
+    tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet <> 'headline'`],
   }),
   ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
   ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),

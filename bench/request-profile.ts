@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     artifacts: Array.from({ length: ARTIFACTS }, (_, n) => ({ ...benchArtifact(n), status: "validated" as const })),
   } as never);
   await services.indexer.runOnce(workspace.id);
-  const server = buildApp({ services, logger, rateLimits: BENCH_RATE_LIMITS }).listen(0, "127.0.0.1");
+  const server = buildApp({ services, logger, rateLimits: { ...BENCH_RATE_LIMITS, shared: process.env.PROFILE_SHARED_LIMITS !== "false" } }).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let n = 0;
@@ -84,6 +84,14 @@ async function main(): Promise<void> {
   console.log("| self time of the main thread | share |\n|---|---|");
   for (const [name, hits] of [...byOwner].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
     console.log(`| ${name} | ${((hits / total) * 100).toFixed(1)}% |`);
+  }
+  if (process.env.PROFILE_FUNCTIONS) {
+    const byFunction = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const name = `${node.callFrame.functionName || "(anonymous)"} ${owner(node.callFrame.url)}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + (node.hitCount ?? 0));
+    }
+    for (const [name, hits] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`${((hits / total) * 100).toFixed(1)}% ${name}`);
   }
   await new Promise((resolve) => server.close(resolve));
   await embeddings.close();

@@ -22,6 +22,8 @@ export interface IndexerOptions {
   maxAttempts: number;
   /** Wait between looks for pending rows when none were found (and nobody called wake()). */
   idlePollMs: number;
+  /** How long after a wake() the loop looks for pending rows: writes of a burst are embedded together. */
+  wakeDelayMs: number;
   /** Whether reindex embeds during the request (false: another process's indexer does it). */
   reindexInline: boolean;
 }
@@ -35,6 +37,7 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
   leaseSeconds: 120,
   maxAttempts: 3,
   idlePollMs: 5_000,
+  wakeDelayMs: 200,
   reindexInline: true,
 };
 
@@ -62,6 +65,8 @@ export class EmbeddingIndexer {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private wokenWhileBusy = false;
   private abandon: (() => void) | undefined;
   private stopped: Promise<never> = new Promise<never>(() => {});
   private failures = 0;
@@ -146,9 +151,19 @@ export class EmbeddingIndexer {
     this.loop = this.run();
   }
 
-  /** Asks the background loop to look for pending rows now instead of at its next poll. */
+  /**
+   * Asks the background loop to look for pending rows soon (after `wakeDelayMs`) instead of at its
+   * next poll. The delay gathers a burst of writes into a batch: woken by every push, the indexer
+   * ran its claim statements between the pushes of a burst and slowed them down.
+   */
   wake(): void {
-    this.wakeUp?.();
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      if (this.wakeUp) this.wakeUp();
+      else this.wokenWhileBusy = true;
+    }, this.options.wakeDelayMs);
+    this.wakeTimer.unref();
   }
 
   /** Stops at once: the batch in flight is abandoned (its rows stay pending), whatever the backlog. */
@@ -156,7 +171,9 @@ export class EmbeddingIndexer {
     this.stopping = this.loop !== undefined;
     this.running = false;
     this.abandon?.();
-    this.wake();
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    this.wakeUp?.();
     await this.loop;
   }
 
@@ -174,6 +191,9 @@ export class EmbeddingIndexer {
         this.logger.warn({ err: error, retryInMs: delay }, "embedding pending rows failed; will retry");
       }
       if (!this.running) break;
+      // Rows written while this pass was finishing may have been missed by it: look again at once.
+      if (this.wokenWhileBusy) delay = 0;
+      this.wokenWhileBusy = false;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);
         timer.unref();

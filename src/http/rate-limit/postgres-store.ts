@@ -6,14 +6,43 @@ interface CounterRow {
   reset_at: Date;
 }
 
+/** What one process knows of a key's window. */
+interface LocalCount {
+  /** The window's total in the database at the last sync, this process's hits included. */
+  synced: number;
+  /** Hits this process counted since. */
+  unsynced: number;
+  resetTime: Date;
+  syncedAt: number;
+}
+
+/**
+ * How long a process answers a key from its own count before adding its hits to the database's.
+ * Far from the limit, a key costs one statement a second per process, not one per request.
+ */
+export const SYNC_INTERVAL_MS = 1_000;
+/**
+ * From this share of the limit on, every hit is counted in the database at once, so the limit is
+ * exact where it refuses: below it, the other processes' hits of the last second may be unknown.
+ */
+const EXACT_FROM_SHARE = 0.5;
+const MAX_LOCAL_KEYS = 10_000;
+
 /**
  * A fixed-window counter per key in `rate_limit_counters`, so every process on one database
- * counts against the same limit. One statement per request: the UPSERT starts a new window when
- * the old one has passed, otherwise adds the hit, and returns the count.
+ * counts against the same limit. Each process counts hits locally and adds them to the database's
+ * counter (one UPSERT that starts a new window when the old one has passed and returns the total)
+ * on a key's first hit of a window, once a second, and on every hit from half the limit on.
+ * Counting every request in the database cost a statement per request on one hot row, which held
+ * fetch-by-id at 32 connections to half its rate (docs/performance.md). Below half the limit, a
+ * process may not yet know the last second of the other processes' hits; from half on, counts are
+ * exact, so a key is refused at exactly its limit.
  */
 export class PostgresRateLimitStore implements Store {
   readonly localKeys = false;
   private windowMs = 60_000;
+  private limit = Number.POSITIVE_INFINITY;
+  private readonly counts = new Map<string, LocalCount>();
 
   constructor(
     private readonly db: DbTx,
@@ -22,33 +51,89 @@ export class PostgresRateLimitStore implements Store {
 
   init(options: Options): void {
     this.windowMs = options.windowMs;
+    if (typeof options.limit === "number") this.limit = options.limit;
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const local = this.current(key);
+    if (local) return { totalHits: local.synced + local.unsynced, resetTime: local.resetTime };
     const rows = await this.db.$queryRaw<CounterRow[]>`
       SELECT "hits", "reset_at" FROM "rate_limit_counters" WHERE "key" = ${this.prefix + key} AND "reset_at" > now()`;
     return rows[0] ? { totalHits: rows[0].hits, resetTime: rows[0].reset_at } : undefined;
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    const window = `${this.windowMs} milliseconds`;
-    const [row] = await this.db.$queryRaw<CounterRow[]>`
-      INSERT INTO "rate_limit_counters" AS c ("key", "hits", "reset_at")
-      VALUES (${this.prefix + key}, 1, now() + ${window}::interval)
-      ON CONFLICT ("key") DO UPDATE SET
-        "hits" = CASE WHEN c."reset_at" <= now() THEN 1 ELSE c."hits" + 1 END,
-        "reset_at" = CASE WHEN c."reset_at" <= now() THEN now() + ${window}::interval ELSE c."reset_at" END
-      RETURNING "hits", "reset_at"`;
-    return { totalHits: row!.hits, resetTime: row!.reset_at };
+    const local = this.current(key);
+    if (!local) return this.sync(key, 1);
+    local.unsynced += 1;
+    const estimate = local.synced + local.unsynced;
+    if (estimate < this.limit * EXACT_FROM_SHARE && Date.now() - local.syncedAt < SYNC_INTERVAL_MS) {
+      return { totalHits: estimate, resetTime: local.resetTime };
+    }
+    // Taken out before the statement, so that a concurrent sync does not add the same hits again.
+    const hits = local.unsynced;
+    local.unsynced = 0;
+    local.syncedAt = Date.now();
+    try {
+      return await this.sync(key, hits);
+    } catch (error) {
+      local.unsynced += hits;
+      throw error;
+    }
   }
 
   async decrement(key: string): Promise<void> {
+    const local = this.current(key);
+    if (local && local.unsynced > 0) {
+      local.unsynced -= 1;
+      return;
+    }
+    if (local) local.synced = Math.max(0, local.synced - 1);
     await this.db.$executeRaw`
       UPDATE "rate_limit_counters" SET "hits" = greatest("hits" - 1, 0) WHERE "key" = ${this.prefix + key} AND "reset_at" > now()`;
   }
 
   async resetKey(key: string): Promise<void> {
+    this.counts.delete(key);
     await this.db.$executeRaw`DELETE FROM "rate_limit_counters" WHERE "key" = ${this.prefix + key}`;
+  }
+
+  /** Adds hits of this process to the database's counter; the total from there, plus hits counted since. */
+  private async sync(key: string, hits: number): Promise<ClientRateLimitInfo> {
+    const window = `${this.windowMs} milliseconds`;
+    const [row] = await this.db.$queryRaw<CounterRow[]>`
+      INSERT INTO "rate_limit_counters" AS c ("key", "hits", "reset_at")
+      VALUES (${this.prefix + key}, ${hits}, now() + ${window}::interval)
+      ON CONFLICT ("key") DO UPDATE SET
+        "hits" = CASE WHEN c."reset_at" <= now() THEN ${hits} ELSE c."hits" + ${hits} END,
+        "reset_at" = CASE WHEN c."reset_at" <= now() THEN now() + ${window}::interval ELSE c."reset_at" END
+      RETURNING "hits", "reset_at"`;
+    const { hits: total, reset_at: resetTime } = row!;
+    const local = this.counts.get(key);
+    if (local && local.resetTime.getTime() === resetTime.getTime()) {
+      // Concurrent syncs may answer out of order: the larger total is the later one.
+      local.synced = Math.max(local.synced, total);
+      return { totalHits: total + local.unsynced, resetTime };
+    }
+    if (this.counts.size >= MAX_LOCAL_KEYS) this.forgetPastWindows();
+    this.counts.set(key, { synced: total, unsynced: 0, resetTime, syncedAt: Date.now() });
+    return { totalHits: total, resetTime };
+  }
+
+  /** This process's count of the key's current window, if it has one. */
+  private current(key: string): LocalCount | undefined {
+    const local = this.counts.get(key);
+    if (local && local.resetTime.getTime() <= Date.now()) {
+      this.counts.delete(key);
+      return undefined;
+    }
+    return local;
+  }
+
+  private forgetPastWindows(): void {
+    const now = Date.now();
+    for (const [key, local] of this.counts) if (local.resetTime.getTime() <= now) this.counts.delete(key);
+    if (this.counts.size >= MAX_LOCAL_KEYS) this.counts.clear();
   }
 }
 

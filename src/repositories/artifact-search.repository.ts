@@ -49,11 +49,11 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
 /** Session settings of a strategy, for the current transaction only. */
 export async function useNearestStrategy(tx: DbTx, strategy: NearestStrategy): Promise<void> {
   if (strategy === "exact") return;
-  await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
-  // pgvector 0.8: keep walking the graph until the workspace filter has filled the limit.
-  await tx.$executeRaw`SET LOCAL hnsw.iterative_scan = relaxed_order`;
-  // The candidate list must be at least as long as the rows asked for (the default, 40, is not).
-  await tx.$executeRaw`SET LOCAL hnsw.ef_search = 200`;
+  // One statement, as each is a round trip: sequential scans off; pgvector 0.8's iterative scan,
+  // which keeps walking the graph until the workspace filter has filled the limit; and a candidate
+  // list at least as long as the rows asked for (the default, 40, is not).
+  await tx.$queryRaw`SELECT set_config('enable_seqscan', 'off', true), set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                            set_config('hnsw.ef_search', '200', true)`;
 }
 
 /**

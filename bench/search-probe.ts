@@ -1,0 +1,37 @@
+import { postgresDatabase } from "../src/db/database";
+import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
+import { systemClock } from "../src/lib/clock";
+import { createLogger } from "../src/lib/logger";
+import { createServices } from "../src/services";
+import { median } from "./load";
+import { benchArtifact, resetPostgres } from "./pipeline-bench";
+import { createArtifactSearchRepository } from "../src/repositories/artifact-search.repository";
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL!;
+  await resetPostgres(url);
+  const database = postgresDatabase(url);
+  const embeddings = new LocalEmbeddings();
+  const services = createServices({ database, clock: systemClock, logger: createLogger("silent"), embeddings });
+  const ws = await services.workspaces.create({ name: "p" });
+  await services.imports.importDocument(ws.id, { artifacts: Array.from({ length: 1000 }, (_, n) => ({ ...benchArtifact(n), status: "validated" as const })) } as never);
+  await services.indexer.runOnce(ws.id);
+  const repo = createArtifactSearchRepository(database.prisma);
+  const texts = ["churn in EMEA", "refunds in Japan", "ad spend went up"];
+  const vectors = await Promise.all(texts.map(async (t) => ({ vector: await embeddings.embedQuery(t), model: embeddings.model })));
+  const time = async (name: string, f: (i: number) => Promise<unknown>) => {
+    const ms: number[] = [];
+    for (let i = 0; i < 60; i++) { const s = performance.now(); await f(i); ms.push(performance.now() - s); }
+    console.log(name, median(ms.slice(10)).toFixed(2), "ms");
+  };
+  await time("embedQuery", (i) => embeddings.embedQuery(texts[i % 3]!));
+  await time("nearest (strategy chosen)", (i) => database.prisma.$transaction((tx) => repo.nearest(tx, ws.id, vectors[i % 3]!)));
+  await time("candidates (nearest + hybrid SQL)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
+  await time("candidates, text only", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
+  const exact = createArtifactSearchRepository(database.prisma, { exactScanMaxVectors: 100_000 });
+  await time("nearest, exact scan", (i) => exact.nearest(database.prisma, ws.id, vectors[i % 3]!));
+  await time("candidates, exact scan", (i) => exact.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
+  await time("searchWorkspace", (i) => services.artifacts.searchWorkspace(ws.id, texts[i % 3]!, 10));
+  await embeddings.close(); await database.close();
+}
+main();

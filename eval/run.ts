@@ -67,6 +67,26 @@ async function tune(services: Services, imported: ImportedSet, set: JudgedSet): 
   }
 }
 
+/** `--tune-vocabulary`: the weight of a word matched through the workspace's vocabulary (0: vocabulary off). */
+const VOCABULARY_WEIGHTS = [0, 0.5, 0.8, 1];
+
+async function tuneVocabulary(services: Services, imported: ImportedSet, set: JudgedSet): Promise<void> {
+  console.log("vocabularyWeight | hit@3 artifacts (paraphrase) memories queryIntelligence | MRR@10 artifacts memories queryIntelligence | unrelated results");
+  const chosen = FUSION.vocabularyWeight;
+  for (const vocabularyWeight of VOCABULARY_WEIGHTS) {
+    FUSION.vocabularyWeight = vocabularyWeight;
+    const report = await evaluate(services, imported, set);
+    const figures = (pick: (o: EvalReport["outcomes"][number]) => boolean) => summarise(report.outcomes, pick).service;
+    const endpoints = ENDPOINTS.map((endpoint) => figures((o) => o.endpoint === endpoint));
+    const paraphrase = figures((o) => o.endpoint === "artifacts" && o.query.kind === "paraphrase").hit3;
+    const unrelated = report.unrelated.reduce((sum, u) => sum + u.artifacts + u.memories + u.queryIntelligence, 0);
+    console.log(
+      `${vocabularyWeight} | ${f(endpoints[0]!.hit3)} (${f(paraphrase)}) ${f(endpoints[1]!.hit3)} ${f(endpoints[2]!.hit3)} | ${endpoints.map((e) => f(e.mrr10)).join(" ")} | ${unrelated}`,
+    );
+  }
+  FUSION.vocabularyWeight = chosen;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const set = loadJudgedSet(args.find((arg) => !arg.startsWith("--")));
@@ -80,6 +100,7 @@ async function main(): Promise<void> {
     const imported = await importJudgedSet(services, set);
     const indexedMs = Date.now() - started;
     if (args.includes("--tune")) return await tune(services, imported, set);
+    if (args.includes("--tune-vocabulary")) return await tuneVocabulary(services, imported, set);
     const report = await evaluate(services, imported, set);
     console.log(`judged set "${set.name}": ${report.outcomes.length} queries; import + embedding ${indexedMs} ms; queries ${Date.now() - started - indexedMs} ms\n`);
     printTable(report);

@@ -3,14 +3,19 @@ import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import type { LexemeStats, SearchCandidate } from "./hybrid-fusion";
 import type { QueryVector } from "./query-embedding";
 import { anyLexemeTsQuery, lexemeTsQuery, queryLexemes } from "./text-query";
+import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
 
 /** How many ids each half of the search (nearest vectors, full-text hits) contributes before fusion. */
 export const CANDIDATES_PER_HALF = 50;
 
-/** What to search for: the caller's text, and its vector when the embeddings provider answered. */
+/**
+ * What to search for: the caller's text, its vector when the embeddings provider answered, and the
+ * workspace's vocabulary (acronyms and their names), whose other side is searched too.
+ */
 export interface HybridQuery {
   text: string;
   vector?: QueryVector;
+  vocabulary?: VocabularyEntry[];
 }
 
 /**
@@ -33,6 +38,8 @@ export interface HybridSearchSource {
 }
 
 export interface CandidateScores extends SearchCandidate {
+  /** The same on every row: the query's own lexemes (the other lexemes searched come from the vocabulary). */
+  queryLexemes: string[];
   /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order. */
   matchedTerms: string[];
   /** The same on every row: the collection's figures for the query's lexemes. */
@@ -40,10 +47,16 @@ export interface CandidateScores extends SearchCandidate {
   documentFrequency: Record<string, number>;
 }
 
-/** The collection's figures for the query, from any candidate row (all carry the same). */
-export function lexemeStatsOf(candidates: CandidateScores[]): LexemeStats {
+/** The collection's figures for the query, from any candidate row (all carry the same), and the vocabulary's alternatives. */
+export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: VocabularyEntry[] = []): LexemeStats {
   const first = candidates[0];
-  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {} };
+  const queryLexemes = first?.queryLexemes ?? [];
+  return {
+    documents: Number(first?.documents ?? 0),
+    documentFrequency: first?.documentFrequency ?? {},
+    queryLexemes,
+    alternatives: alternativesOf(vocabulary, queryLexemes),
+  };
 }
 
 /**
@@ -70,10 +83,23 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
     nearest = Prisma.sql`(SELECT unnest(${source.vectors.nearestIds}::text[])) UNION`;
     similarity = source.vectors.similarity(vector, model);
   }
+  const vocabulary = query.vocabulary ?? [];
   return Prisma.sql`
-    WITH search_query AS (
-      SELECT q.lexemes, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
-      FROM (SELECT ${queryLexemes(query.text)} AS lexemes) q
+    WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
+    -- The other side of each vocabulary entry one side of which the query holds whole (alternativesOf).
+    vocabulary_lexemes AS (
+      SELECT DISTINCT other.lexeme
+      FROM original q,
+           unnest(${vocabulary.map((entry) => entry.term.join(" "))}::text[], ${vocabulary.map((entry) => entry.expansion.join(" "))}::text[]) AS v(term, expansion),
+           unnest(CASE
+             WHEN string_to_array(v.term, ' ') <@ q.lexemes AND NOT string_to_array(v.expansion, ' ') <@ q.lexemes THEN string_to_array(v.expansion, ' ')
+             WHEN string_to_array(v.expansion, ' ') <@ q.lexemes AND NOT string_to_array(v.term, ' ') <@ q.lexemes THEN string_to_array(v.term, ' ')
+           END) AS other(lexeme)
+      WHERE NOT other.lexeme = ANY(q.lexemes)
+    ),
+    search_query AS (
+      SELECT q.original, q.lexemes, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
+      FROM (SELECT o.lexemes AS original, o.lexemes || ARRAY(SELECT lexeme FROM vocabulary_lexemes) AS lexemes FROM original o) q
     ),
     query_terms AS (
       SELECT lower(d.token) AS term, d.lexemes, d.ord
@@ -103,7 +129,7 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
             FROM query_terms qt, unnest(qt.lexemes) AS lexeme
             WHERE lexeme = ANY(matched.lexemes)
             GROUP BY lexeme ORDER BY min(qt.ord)) AS "matchedTerms",
-      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency"
+      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency", search_query.original AS "queryLexemes"
     FROM candidate_ids c
     JOIN ${table} t ON t.id = c.id
     CROSS JOIN search_query

@@ -16,6 +16,11 @@ export const FUSION = {
   fieldWeights: { A: 1, B: 0.8, C: 0.6, D: 0.4 } as Record<string, number>,
   /** Below this score a candidate is left out: an unrelated query returns nothing or little. */
   minScore: 0.1,
+  /**
+   * How much a query word counts when a candidate holds, instead of it, the other side of a
+   * vocabulary entry ("mean time between failures" for "MTBF"): times that side's best field.
+   */
+  vocabularyWeight: 0.8,
 };
 
 export interface SearchCandidate {
@@ -31,8 +36,12 @@ export interface SearchCandidate {
 export interface LexemeStats {
   /** Documents in the searched collection. */
   documents: number;
-  /** For each query lexeme, how many documents contain it. */
+  /** For each lexeme searched (the query's and its vocabulary alternatives), how many documents contain it. */
   documentFrequency: Record<string, number>;
+  /** The query's own lexemes; without it, every lexeme of documentFrequency. */
+  queryLexemes?: string[];
+  /** For a query lexeme, the lexemes of each vocabulary entry that may stand in for it (alternativesOf). */
+  alternatives?: Map<string, string[][]>;
 }
 
 /** Rarer words say more about what is wanted (BM25's idf, always positive). */
@@ -46,17 +55,31 @@ function idf(stats: LexemeStats, lexeme: string): number {
  * A lexeme no document of the collection holds cannot tell documents apart, so it stays out of the
  * share (in a small workspace its idf would otherwise outweigh every word that does match); a query
  * mostly made of such lexemes is still a weaker match, so the share is multiplied by the part of
- * the query's lexemes the collection knows.
+ * the query's lexemes the collection knows. A query lexeme the candidate lacks still counts, at
+ * FUSION.vocabularyWeight, when the candidate holds most (two thirds) of one of its vocabulary
+ * alternatives; such a lexeme is known when its alternative is, with the alternative's idf.
  */
 export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): number {
-  const lexemes = Object.keys(stats.documentFrequency);
-  const known = lexemes.filter((lexeme) => (stats.documentFrequency[lexeme] ?? 0) > 0);
-  const total = known.reduce((sum, lexeme) => sum + idf(stats, lexeme), 0);
+  const lexemes = stats.queryLexemes ?? Object.keys(stats.documentFrequency);
+  const alternatives = stats.alternatives ?? new Map<string, string[][]>();
+  const fieldOf = new Map(candidate.matchedLexemes.map((lexeme, i) => [lexeme, FUSION.fieldWeights[candidate.matchedWeights[i] ?? "D"] ?? 0]));
+  const knownIdf = (lexeme: string) => ((stats.documentFrequency[lexeme] ?? 0) > 0 ? idf(stats, lexeme) : 0);
+  const meanIdf = (side: string[]) => side.reduce((sum, lexeme) => sum + knownIdf(lexeme), 0) / side.length;
+  const idfOf = (lexeme: string) => knownIdf(lexeme) || Math.max(0, ...(alternatives.get(lexeme) ?? []).map(meanIdf));
+  const weightOf = (lexeme: string) => {
+    const own = fieldOf.get(lexeme);
+    if (own !== undefined) return own;
+    let best = 0;
+    for (const side of alternatives.get(lexeme) ?? []) {
+      const held = side.filter((other) => fieldOf.has(other));
+      if (held.length >= Math.ceil((side.length * 2) / 3)) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
+    }
+    return best;
+  };
+  const known = lexemes.filter((lexeme) => idfOf(lexeme) > 0);
+  const total = known.reduce((sum, lexeme) => sum + idfOf(lexeme), 0);
   if (total === 0) return 0;
-  const matched = candidate.matchedLexemes.reduce(
-    (sum, lexeme, i) => sum + idf(stats, lexeme) * (FUSION.fieldWeights[candidate.matchedWeights[i] ?? "D"] ?? 0),
-    0,
-  );
+  const matched = known.reduce((sum, lexeme) => sum + idfOf(lexeme) * weightOf(lexeme), 0);
   return Math.min(1, (matched / total) * (known.length / lexemes.length));
 }
 

@@ -1,5 +1,7 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
+import type { HybridQuery } from "./hybrid-candidates";
+import type { WorkspaceVocabulary } from "./workspace-vocabulary";
 
 export interface QueryVector {
   vector: number[];
@@ -17,4 +19,14 @@ export async function embedQuery(embeddings: EmbeddingsProvider, text: string, l
     logger.warn({ err: error, model: embeddings.model }, "query embedding failed; searching by text only");
     return undefined;
   }
+}
+
+/** A search of one workspace: the text, its vector and the workspace's vocabulary, fetched together. */
+export async function searchQuery(
+  deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
+  workspaceId: string,
+  text: string,
+): Promise<HybridQuery> {
+  const [vector, vocabulary] = await Promise.all([embedQuery(deps.embeddings, text, deps.logger), deps.vocabulary.entries(workspaceId)]);
+  return { text, vector, vocabulary };
 }

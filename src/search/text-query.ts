@@ -6,7 +6,7 @@ import { Prisma } from "../generated/prisma/client";
  * search documents spell them (`fct_orders` → fctorders, fct, orders; `DAU/MAU` → daumau, dau,
  * mau). Stop words drop out, so an all-stop-word query has none.
  */
-export function queryLexemes(text: string): Prisma.Sql {
+export function queryLexemes(text: string | Prisma.Sql): Prisma.Sql {
   return Prisma.sql`tsvector_to_array(to_tsvector('english', ${text}) || to_tsvector('simple', search_identifier_text(${text})))`;
 }
 

@@ -10,7 +10,8 @@ import type { ArtifactSearchRepository } from "../repositories/artifact-search.r
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
 import { lexemeStatsOf } from "../search/hybrid-candidates";
 import { rankCandidates } from "../search/hybrid-fusion";
-import { embedQuery } from "../search/query-embedding";
+import { searchQuery } from "../search/query-embedding";
+import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
 import { requestFingerprint } from "./request-fingerprint";
 
@@ -32,6 +33,7 @@ export interface ArtifactServiceDeps {
   wakeIndexer(): void;
   clock: Clock;
   logger: Logger;
+  vocabulary: WorkspaceVocabulary;
 }
 
 export function createArtifactService(deps: ArtifactServiceDeps) {
@@ -65,9 +67,9 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   /** Validated artifacts of the workspace ranked by the hybrid score (vector similarity fused with text rank). */
   async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
-    const vector = await embedQuery(deps.embeddings, text, deps.logger);
-    const candidates = await deps.search.candidates(workspaceId, { text, vector });
-    const ranked = rankCandidates(candidates, lexemeStatsOf(candidates), limit);
+    const query = await searchQuery(deps, workspaceId, text);
+    const candidates = await deps.search.candidates(workspaceId, query);
+    const ranked = rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
     const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
     return ranked.flatMap((candidate) => {
       const record = records.get(candidate.id);

@@ -5,7 +5,8 @@ import type { DataSourceRepository } from "../repositories/data-source.repositor
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
 import { lexemeStatsOf } from "../search/hybrid-candidates";
 import { rankCandidates } from "../search/hybrid-fusion";
-import { embedQuery } from "../search/query-embedding";
+import { searchQuery } from "../search/query-embedding";
+import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
 /** The contract's cap on patterns and on learnings in one answer. */
 export const QUERY_INTELLIGENCE_LIMIT = 10;
@@ -15,6 +16,7 @@ export function createDataSourceService(deps: {
   queryIntelligence: Pick<QueryIntelligenceRepository, "searchPatternCandidates" | "searchLearningCandidates">;
   embeddings: EmbeddingsProvider;
   logger: Logger;
+  vocabulary: WorkspaceVocabulary;
 }) {
   return {
     list: (workspaceId: string) => deps.dataSources.listByWorkspace(workspaceId),
@@ -23,14 +25,14 @@ export function createDataSourceService(deps: {
     async queryIntelligence(workspaceId: string, name: string, question: string) {
       const source = await deps.dataSources.findByName(workspaceId, name);
       if (!source) throw notFound(`No data source named "${name}" in this workspace`);
-      const query = { text: question, vector: await embedQuery(deps.embeddings, question, deps.logger) };
+      const query = await searchQuery(deps, workspaceId, question);
       const [patterns, learnings] = await Promise.all([
         deps.queryIntelligence.searchPatternCandidates(workspaceId, source.id, query),
         deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
       ]);
       return {
-        patterns: rankCandidates(patterns, lexemeStatsOf(patterns), QUERY_INTELLIGENCE_LIMIT),
-        errorLearnings: rankCandidates(learnings, lexemeStatsOf(learnings), QUERY_INTELLIGENCE_LIMIT),
+        patterns: rankCandidates(patterns, lexemeStatsOf(patterns, query.vocabulary), QUERY_INTELLIGENCE_LIMIT),
+        errorLearnings: rankCandidates(learnings, lexemeStatsOf(learnings, query.vocabulary), QUERY_INTELLIGENCE_LIMIT),
       };
     },
   };

@@ -29,6 +29,8 @@ import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
 import { EmbeddingIndexer, type IndexerOptions } from "../search/embedding-indexer";
+import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
+import { createVocabularyRepository } from "../repositories/vocabulary.repository";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
 
@@ -75,6 +77,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     ...(database.kind === "embedded" ? { storeRows: 4 } : {}),
     ...indexerOptions,
   });
+  const vocabulary = createWorkspaceVocabulary(createVocabularyRepository(db));
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
   return {
@@ -95,6 +98,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       wakeIndexer: () => indexer.wake(),
       clock,
       logger,
+      vocabulary,
     }),
     review: createReviewService({
       artifacts,
@@ -104,12 +108,13 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     }),
     reviewers: createReviewerService({ reviewers: createReviewerRepository(db), workspaces, clock }),
     briefing: createBriefingService({ workspaces, directives, memories, logger }),
-    memories: createMemoryService({ memories, embeddings, logger }),
+    memories: createMemoryService({ memories, embeddings, logger, vocabulary }),
     dataSources: createDataSourceService({
       dataSources: createDataSourceRepository(db),
       queryIntelligence: createQueryIntelligenceRepository(db),
       embeddings,
       logger,
+      vocabulary,
     }),
     skills: createSkillService({
       skills: createSkillRepository(db),

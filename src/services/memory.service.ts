@@ -3,7 +3,8 @@ import type { Logger } from "../lib/logger";
 import type { MemoryCandidate, MemoryRepository } from "../repositories/memory.repository";
 import { lexemeStatsOf } from "../search/hybrid-candidates";
 import { rankCandidates } from "../search/hybrid-fusion";
-import { embedQuery } from "../search/query-embedding";
+import { searchQuery } from "../search/query-embedding";
+import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
 /** How many memories one recall returns at most. */
 export const RECALL_LIMIT = 10;
@@ -12,13 +13,14 @@ export function createMemoryService(deps: {
   memories: Pick<MemoryRepository, "searchActiveCandidates">;
   embeddings: EmbeddingsProvider;
   logger: Logger;
+  vocabulary: WorkspaceVocabulary;
 }) {
   return {
     /** The workspace's active memories relevant to the query, best first. */
     async recall(workspaceId: string, text: string): Promise<Array<MemoryCandidate & { score: number }>> {
-      const vector = await embedQuery(deps.embeddings, text, deps.logger);
-      const candidates = await deps.memories.searchActiveCandidates(workspaceId, { text, vector });
-      return rankCandidates(candidates, lexemeStatsOf(candidates), RECALL_LIMIT);
+      const query = await searchQuery(deps, workspaceId, text);
+      const candidates = await deps.memories.searchActiveCandidates(workspaceId, query);
+      return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), RECALL_LIMIT);
     },
   };
 }

@@ -1,4 +1,6 @@
-import { postgresDatabase } from "../src/db/database";
+import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
+import { openMemoryDatabase } from "../src/db/embedded-database";
+import { applyMigrations } from "../src/db/migrations";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
@@ -7,10 +9,23 @@ import { median } from "./load";
 import { benchArtifact, resetPostgres } from "./pipeline-bench";
 import { createArtifactSearchRepository } from "../src/repositories/artifact-search.repository";
 
+// `npx tsx bench/search-steps.ts`: the median time of each step of an artifact search over 1,000
+// bench artifacts (6,000 vectors), one at a time: the query embedding, the nearest vectors, the
+// candidate query with and without a vector, the whole service call. BENCH_DATABASE_URL measures
+// on that PostgreSQL server (its public schema is dropped!).
+
+async function openDatabase(url: string | undefined): Promise<Database> {
+  if (url) {
+    await resetPostgres(url);
+    return postgresDatabase(url);
+  }
+  const embedded = await openMemoryDatabase();
+  await applyMigrations(embedded.executor);
+  return embeddedDatabase(embedded);
+}
+
 async function main() {
-  const url = process.env.BENCH_DATABASE_URL!;
-  await resetPostgres(url);
-  const database = postgresDatabase(url);
+  const database = await openDatabase(process.env.BENCH_DATABASE_URL);
   const embeddings = new LocalEmbeddings();
   const services = createServices({ database, clock: systemClock, logger: createLogger("silent"), embeddings });
   const ws = await services.workspaces.create({ name: "p" });
@@ -19,10 +34,11 @@ async function main() {
   const repo = createArtifactSearchRepository(database.prisma);
   const texts = ["churn in EMEA", "refunds in Japan", "ad spend went up"];
   const vectors = await Promise.all(texts.map(async (t) => ({ vector: await embeddings.embedQuery(t), model: embeddings.model })));
+  console.log(`| step (${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "embedded"}) | median |\n|---|---|`);
   const time = async (name: string, f: (i: number) => Promise<unknown>) => {
     const ms: number[] = [];
     for (let i = 0; i < 60; i++) { const s = performance.now(); await f(i); ms.push(performance.now() - s); }
-    console.log(name, median(ms.slice(10)).toFixed(2), "ms");
+    console.log(`| ${name} | ${median(ms.slice(10)).toFixed(2)} ms |`);
   };
   await time("embedQuery", (i) => embeddings.embedQuery(texts[i % 3]!));
   await time("nearest (strategy chosen)", (i) => database.prisma.$transaction((tx) => repo.nearest(tx, ws.id, vectors[i % 3]!)));

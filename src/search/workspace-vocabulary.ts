@@ -1,0 +1,140 @@
+/**
+ * The workspace's own vocabulary: acronyms and the names they stand for, as its definition
+ * memories and table annotations spell them ("MTBF means mean time between failures: …",
+ * "Net revenue retention (NRR) is …"). A query that uses one side matches documents that use the
+ * other: "MTBF by city" finds an artifact about "mean time between failures", and the other way
+ * round. docs/search.md has the rules and the judged-set figures.
+ */
+
+import type { VocabularyRepository } from "../repositories/vocabulary.repository";
+
+/** An acronym and the name it stands for, as written. */
+export interface VocabularyPair {
+  term: string;
+  expansion: string;
+}
+
+/** A pair as search lexemes (stemmed as queries and documents are). */
+export interface VocabularyEntry {
+  term: string[];
+  expansion: string[];
+}
+
+/** Pairs a workspace may hold at most; the rest are ignored (a bound on what a search carries). */
+export const MAX_VOCABULARY_PAIRS = 200;
+const MAX_EXPANSION_WORDS = 8;
+
+const ACRONYM = String.raw`[A-Z][A-Z0-9]+(?:\/[A-Z][A-Z0-9]+)?`;
+/** "Net revenue retention (NRR)": up to 6 words before an acronym in parentheses. */
+const NAME_THEN_ACRONYM = new RegExp(String.raw`((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*\((${ACRONYM})\)`, "g");
+/** "MTBF means mean time between failures: …", "CAC is customer acquisition cost", "PAYG riders are pay-as-you-go riders who …". */
+const ACRONYM_DEFINED = new RegExp(String.raw`^(?:(?:an?|the)\s+)?(${ACRONYM})(?:\s+[a-z]+)?\s*(?:means|is|are|stands for|:)\s+(?:(?:the|an?)\s+)?(.+)$`, "s");
+/** Where the name ends and the rest of the definition begins. */
+const CLAUSE_END = /[:;,.()]|\s(?:who|which|that|where|when|with|for|of all|excluding)\s/;
+
+const words = (text: string) => text.trim().split(/\s+/).filter(Boolean);
+
+/** The first letter of each word (hyphenated parts too): "pay-as-you-go riders" → "paygr". */
+const initials = (name: string) =>
+  words(name)
+    .flatMap((word) => word.split("-"))
+    .map((part) => part[0]?.toLowerCase() ?? "")
+    .join("");
+
+/** Whether the acronym's letters start the name's words in order: MTBF → "mean time between failures". */
+function abbreviates(acronym: string, name: string): boolean {
+  const letters = acronym.toLowerCase().replace(/[^a-z]/g, "");
+  const firsts = initials(name);
+  let at = 0;
+  for (const letter of letters) {
+    at = firsts.indexOf(letter, at);
+    if (at < 0) return false;
+    at += 1;
+  }
+  return letters.length > 0 && firsts[0] === letters[0];
+}
+
+/** The pairs the texts define, each acronym once (its first definition wins). */
+export function vocabularyPairs(texts: string[]): VocabularyPair[] {
+  const pairs = new Map<string, VocabularyPair>();
+  const add = (term: string, expansion: string) => {
+    const name = expansion.trim();
+    const count = words(name).length;
+    if (count < 2 || count > MAX_EXPANSION_WORDS || pairs.has(term) || initials(name)[0] !== term[0]!.toLowerCase()) return;
+    pairs.set(term, { term, expansion: name });
+  };
+  for (const text of texts) {
+    // "ARPU is average revenue per active rider": a definition says what the acronym stands for
+    // even where the letters differ, so only its first letter must agree.
+    const defined = ACRONYM_DEFINED.exec(text.trim());
+    if (defined) add(defined[1]!, defined[2]!.split(CLAUSE_END)[0]!);
+    for (const match of text.matchAll(NAME_THEN_ACRONYM)) {
+      const acronym = match[2]!;
+      // The words before the parenthesis, as many as the acronym has letters (more for "of", "and").
+      const before = words(match[1]!);
+      for (let take = Math.min(before.length, acronym.replace(/[^A-Z]/g, "").length + 2); take >= 2; take--) {
+        const name = before.slice(-take).join(" ");
+        if (abbreviates(acronym, name)) {
+          add(acronym, name);
+          break;
+        }
+      }
+    }
+    if (pairs.size >= MAX_VOCABULARY_PAIRS) break;
+  }
+  return [...pairs.values()];
+}
+
+/**
+ * For each lexeme of the query that one side of an entry holds, the lexemes of the other side:
+ * an entry applies when the query holds all of one side's lexemes (the acronym, or the whole name).
+ */
+export function alternativesOf(entries: VocabularyEntry[], queryLexemes: string[]): Map<string, string[][]> {
+  const query = new Set(queryLexemes);
+  const alternatives = new Map<string, string[][]>();
+  const covers = (side: string[]) => side.length > 0 && side.every((lexeme) => query.has(lexeme));
+  for (const { term, expansion } of entries) {
+    for (const [side, other] of [
+      [term, expansion],
+      [expansion, term],
+    ] as const) {
+      if (!covers(side) || other.every((lexeme) => query.has(lexeme))) continue;
+      for (const lexeme of side) alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), other]);
+    }
+  }
+  return alternatives;
+}
+
+/**
+ * How long a process reuses a workspace's vocabulary: a new or deactivated definition takes
+ * effect in searches within this time.
+ */
+export const VOCABULARY_TTL_MS = 30_000;
+const MAX_CACHED_WORKSPACES = 10_000;
+
+/** Each workspace's vocabulary as lexemes, read at most once per VOCABULARY_TTL_MS per process. */
+export function createWorkspaceVocabulary(repository: Pick<VocabularyRepository, "definitionTexts" | "lexemesOf">, ttlMs = VOCABULARY_TTL_MS) {
+  const cached = new Map<string, { until: number; entries: Promise<VocabularyEntry[]> }>();
+  async function load(workspaceId: string): Promise<VocabularyEntry[]> {
+    const pairs = vocabularyPairs(await repository.definitionTexts(workspaceId));
+    const lexemes = await repository.lexemesOf(pairs.flatMap((pair) => [pair.term, pair.expansion]));
+    return pairs
+      .map((_, i) => ({ term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [] }))
+      .filter((entry) => entry.term.length > 0 && entry.expansion.length > 0);
+  }
+  return {
+    entries(workspaceId: string): Promise<VocabularyEntry[]> {
+      const now = Date.now();
+      const known = cached.get(workspaceId);
+      if (known && known.until > now) return known.entries;
+      if (cached.size >= MAX_CACHED_WORKSPACES) cached.clear();
+      const entries = load(workspaceId);
+      cached.set(workspaceId, { until: now + ttlMs, entries });
+      // A failed read is not kept: the next search tries again.
+      entries.catch(() => cached.delete(workspaceId));
+      return entries;
+    },
+  };
+}
+
+export type WorkspaceVocabulary = ReturnType<typeof createWorkspaceVocabulary>;

@@ -1,0 +1,78 @@
+import request from "supertest";
+import { vocabularyPairs } from "../../src/search/workspace-vocabulary";
+import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const MTBF_DEFINITION = "MTBF means mean time between failures: rides between two maintenance tickets of one vehicle.";
+const artifact = (summary: string) => ({ summary, why: "Fleet reliability", confidence: 0.7, confidenceExplanation: "Maintenance log" });
+
+/** A workspace with the given definitions and artifacts; no vectors are made, so words alone decide. */
+async function workspaceWith(document: { definitions?: Array<{ statement: string; active?: boolean }>; artifacts: string[] }): Promise<WorkspaceWithKey> {
+  const ws = await createWorkspaceWithKey(t.services);
+  await importContent(t.services, ws.workspaceId, {
+    memories: (document.definitions ?? []).map((definition) => ({ type: "definition" as const, ...definition })),
+    artifacts: document.artifacts.map(artifact),
+  });
+  return ws;
+}
+
+async function search(ws: WorkspaceWithKey, query: string): Promise<Array<{ summary: string; score: number }>> {
+  const res = await request(t.app).get("/api/v1/artifacts").query({ query }).set(ws.auth).expect(200);
+  return res.body.results;
+}
+
+describe("the vocabulary a workspace defines", () => {
+  it("reads acronyms and their names from definitions and parenthesised names", () => {
+    expect(
+      vocabularyPairs([
+        MTBF_DEFINITION,
+        "CAC is customer acquisition cost: marketing spend divided by first rides.",
+        "PAYG riders are pay-as-you-go riders who hold no pass.",
+        "Net revenue retention (NRR) is the revenue kept from last year's accounts.",
+        "Churn is the share of subscriptions cancelled in a month.",
+      ]),
+    ).toEqual([
+      { term: "MTBF", expansion: "mean time between failures" },
+      { term: "CAC", expansion: "customer acquisition cost" },
+      { term: "PAYG", expansion: "pay-as-you-go riders" },
+      { term: "NRR", expansion: "Net revenue retention" },
+    ]);
+  });
+
+  it("finds an artifact that spells out the name of the acronym searched for", async () => {
+    const ws = await workspaceWith({ definitions: [{ statement: MTBF_DEFINITION }], artifacts: ["Mean time between failures of e-bikes improved", "Scooter revenue grew"] });
+    expect((await search(ws, "MTBF")).map((result) => result.summary)).toEqual(["Mean time between failures of e-bikes improved"]);
+  });
+
+  it("finds an artifact that uses only the acronym of the name searched for", async () => {
+    const ws = await workspaceWith({ definitions: [{ statement: MTBF_DEFINITION }], artifacts: ["MTBF of scooters fell to 190 rides", "Scooter revenue grew"] });
+    expect((await search(ws, "mean time between failures"))[0]?.summary).toBe("MTBF of scooters fell to 190 rides");
+  });
+
+  it("ignores an inactive definition", async () => {
+    const ws = await workspaceWith({ definitions: [{ statement: MTBF_DEFINITION, active: false }], artifacts: ["Mean time between failures of e-bikes improved"] });
+    expect(await search(ws, "MTBF")).toEqual([]);
+  });
+
+  it("never uses another workspace's vocabulary", async () => {
+    await workspaceWith({ definitions: [{ statement: MTBF_DEFINITION }], artifacts: [] });
+    const other = await workspaceWith({ artifacts: ["Mean time between failures of e-bikes improved"] });
+    expect(await search(other, "MTBF")).toEqual([]);
+  });
+
+  it("ranks an artifact holding the searched word above one holding only its expansion", async () => {
+    const ws = await workspaceWith({
+      definitions: [{ statement: MTBF_DEFINITION }],
+      artifacts: ["Mean time between failures of e-bikes improved", "MTBF of scooters fell to 190 rides"],
+    });
+    const results = await search(ws, "MTBF");
+    expect(results.map((result) => result.summary)).toEqual(["MTBF of scooters fell to 190 rides", "Mean time between failures of e-bikes improved"]);
+    expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
+  });
+});

@@ -22,8 +22,10 @@ export interface IndexerOptions {
   maxAttempts: number;
   /** Wait between looks for pending rows when none were found (and nobody called wake()). */
   idlePollMs: number;
-  /** How long after a wake() the loop looks for pending rows: writes of a burst are embedded together. */
+  /** How long writes must pause after a wake() before the loop looks for pending rows… */
   wakeDelayMs: number;
+  /** …and how long a steady stream of writes can put it off. */
+  maxWakeDelayMs: number;
   /** Whether reindex embeds during the request (false: another process's indexer does it). */
   reindexInline: boolean;
 }
@@ -38,6 +40,7 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
   maxAttempts: 3,
   idlePollMs: 5_000,
   wakeDelayMs: 200,
+  maxWakeDelayMs: 2_000,
   reindexInline: true,
 };
 
@@ -66,6 +69,7 @@ export class EmbeddingIndexer {
   private loop: Promise<void> | undefined;
   private wakeUp: (() => void) | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
+  private lastWakeAt = 0;
   private wokenWhileBusy = false;
   private abandon: (() => void) | undefined;
   private stopped: Promise<never> = new Promise<never>(() => {});
@@ -152,17 +156,29 @@ export class EmbeddingIndexer {
   }
 
   /**
-   * Asks the background loop to look for pending rows soon (after `wakeDelayMs`) instead of at its
-   * next poll. The delay gathers a burst of writes into a batch: woken by every push, the indexer
-   * ran its claim statements between the pushes of a burst and slowed them down.
+   * Asks the background loop to look for pending rows once writes pause: `wakeDelayMs` after the
+   * last wake, or `maxWakeDelayMs` after the first of a steady stream. A burst of pushes is then
+   * embedded as one backlog after it, instead of the indexer's claims and stores running between
+   * the pushes (on the embedded database, on the same connection).
    */
   wake(): void {
+    const now = Date.now();
+    this.lastWakeAt = now;
     if (this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
+    const firstWakeAt = now;
+    const fire = () => {
+      const quietFor = Date.now() - this.lastWakeAt;
+      const waited = Date.now() - firstWakeAt;
+      if (quietFor < this.options.wakeDelayMs && waited < this.options.maxWakeDelayMs) {
+        this.wakeTimer = setTimeout(fire, Math.min(this.options.wakeDelayMs - quietFor, this.options.maxWakeDelayMs - waited));
+        this.wakeTimer.unref();
+        return;
+      }
       this.wakeTimer = undefined;
       if (this.wakeUp) this.wakeUp();
       else this.wokenWhileBusy = true;
-    }, this.options.wakeDelayMs);
+    };
+    this.wakeTimer = setTimeout(fire, this.options.wakeDelayMs);
     this.wakeTimer.unref();
   }
 

@@ -40,6 +40,8 @@ export interface HybridSearchSource {
 export interface CandidateScores extends SearchCandidate {
   /** The same on every row: the query's own lexemes (the other lexemes searched come from the vocabulary). */
   queryLexemes: string[];
+  /** The same on every row: the vocabulary entries the query applies (alternativesOf). */
+  vocabularyApplied: string[];
   /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order. */
   matchedTerms: string[];
   /** The same on every row: the collection's figures for the query's lexemes. */
@@ -55,7 +57,7 @@ export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: Vocabul
     documents: Number(first?.documents ?? 0),
     documentFrequency: first?.documentFrequency ?? {},
     queryLexemes,
-    alternatives: alternativesOf(vocabulary, queryLexemes),
+    alternatives: alternativesOf(vocabulary, first?.vocabularyApplied ?? [], queryLexemes),
   };
 }
 
@@ -86,20 +88,26 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
   const vocabulary = query.vocabulary ?? [];
   return Prisma.sql`
     WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
-    -- The other side of each vocabulary entry one side of which the query holds whole (alternativesOf).
-    vocabulary_lexemes AS (
-      SELECT DISTINCT other.lexeme
-      FROM original q,
-           unnest(${vocabulary.map((entry) => entry.term.join(" "))}::text[], ${vocabulary.map((entry) => entry.expansion.join(" "))}::text[]) AS v(term, expansion),
-           unnest(CASE
-             WHEN string_to_array(v.term, ' ') <@ q.lexemes AND NOT string_to_array(v.expansion, ' ') <@ q.lexemes THEN string_to_array(v.expansion, ' ')
-             WHEN string_to_array(v.expansion, ' ') <@ q.lexemes AND NOT string_to_array(v.term, ' ') <@ q.lexemes THEN string_to_array(v.term, ' ')
-           END) AS other(lexeme)
-      WHERE NOT other.lexeme = ANY(q.lexemes)
+    vocabulary AS (
+      SELECT v.position, string_to_array(v.term, ' ') AS term, string_to_array(v.expansion, ' ') AS expansion, v.cover
+      FROM unnest(${vocabulary.map((entry) => entry.term.join(" "))}::text[], ${vocabulary.map((entry) => entry.expansion.join(" "))}::text[],
+                  ${vocabulary.map((entry) => entry.cover)}::float8[]) WITH ORDINALITY AS v(term, expansion, cover, position)
+    ),
+    -- The vocabulary entries one side of which the query holds (all of it, or the entry's share),
+    -- and their other side, unless the query holds that too (alternativesOf reads the keys).
+    applied AS (
+      SELECT s.key, s.other
+      FROM original q, vocabulary v,
+           LATERAL (VALUES ('t' || v.position, v.term, v.expansion), ('e' || v.position, v.expansion, v.term)) AS s(key, side, other)
+      WHERE cardinality(s.side) > 0 AND cardinality(s.other) > 0 AND NOT s.other <@ q.lexemes
+        AND (SELECT count(*) FROM unnest(s.side) AS x WHERE x = ANY(q.lexemes)) >= ceil(cardinality(s.side) * v.cover - 1e-9)
     ),
     search_query AS (
-      SELECT q.original, q.lexemes, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
-      FROM (SELECT o.lexemes AS original, o.lexemes || ARRAY(SELECT lexeme FROM vocabulary_lexemes) AS lexemes FROM original o) q
+      SELECT q.original, q.lexemes, q.applied, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
+      FROM (SELECT o.lexemes AS original,
+                   o.lexemes || ARRAY(SELECT DISTINCT x FROM applied a, unnest(a.other) AS x WHERE NOT x = ANY(o.lexemes)) AS lexemes,
+                   ARRAY(SELECT a.key FROM applied a ORDER BY a.key) AS applied
+            FROM original o) q
     ),
     query_terms AS (
       SELECT lower(d.token) AS term, d.lexemes, d.ord
@@ -129,7 +137,7 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
             FROM query_terms qt, unnest(qt.lexemes) AS lexeme
             WHERE lexeme = ANY(matched.lexemes)
             GROUP BY lexeme ORDER BY min(qt.ord)) AS "matchedTerms",
-      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency", search_query.original AS "queryLexemes"
+      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency", search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"
     FROM candidate_ids c
     JOIN ${table} t ON t.id = c.id
     CROSS JOIN search_query

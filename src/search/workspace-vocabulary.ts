@@ -8,8 +8,12 @@
 
 import type { VocabularyRepository } from "../repositories/vocabulary.repository";
 
-/** An acronym and the name it stands for, as written. */
+/**
+ * Two ways of saying one thing, as written: an acronym and the name it stands for, or a defined
+ * term and the opening words of its definition.
+ */
 export interface VocabularyPair {
+  kind: "acronym" | "definition";
   term: string;
   expansion: string;
 }
@@ -18,7 +22,14 @@ export interface VocabularyPair {
 export interface VocabularyEntry {
   term: string[];
   expansion: string[];
+  /**
+   * The share of a side's lexemes a query must hold for the entry to apply: all of an acronym or
+   * a name; two thirds of a definition's words, which a question rarely repeats word for word.
+   */
+  cover: number;
 }
+
+export const COVER = { acronym: 1, definition: 2 / 3 } as const;
 
 /** Pairs a workspace may hold at most; the rest are ignored (a bound on what a search carries). */
 export const MAX_VOCABULARY_PAIRS = 200;
@@ -28,7 +39,12 @@ const ACRONYM = String.raw`[A-Z][A-Z0-9]+(?:\/[A-Z][A-Z0-9]+)?`;
 /** "Net revenue retention (NRR)": up to 6 words before an acronym in parentheses. */
 const NAME_THEN_ACRONYM = new RegExp(String.raw`((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*\((${ACRONYM})\)`, "g");
 /** "MTBF means mean time between failures: …", "CAC is customer acquisition cost", "PAYG riders are pay-as-you-go riders who …". */
-const ACRONYM_DEFINED = new RegExp(String.raw`^(?:(?:an?|the)\s+)?(${ACRONYM})(?:\s+[a-z]+)?\s*(?:means|is|are|stands for|:)\s+(?:(?:the|an?)\s+)?(.+)$`, "s");
+const ACRONYM_DEFINED = new RegExp(String.raw`^(?:(?:[Aa]n?|[Tt]he)\s+)?(${ACRONYM})(?:\s+[a-z]+)?\s*(?:means|is|are|stands for|:)\s+(?:(?:the|an?)\s+)?(.+)$`, "s");
+/** "Pass churn is the share of subscriptions cancelled …", "A commuter is a rider with …": a term of up to 3 words. */
+const TERM_DEFINED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s+(?:means|is|are)\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
+/** Words of a definition kept as the term's other side: enough to recognise it, few enough to be asked. */
+const DEFINITION_WORDS = 8;
+
 /** Where the name ends and the rest of the definition begins. */
 const CLAUSE_END = /[:;,.()]|\s(?:who|which|that|where|when|with|for|of all|excluding)\s/;
 
@@ -61,13 +77,18 @@ export function vocabularyPairs(texts: string[]): VocabularyPair[] {
     const name = expansion.trim();
     const count = words(name).length;
     if (count < 2 || count > MAX_EXPANSION_WORDS || pairs.has(term) || initials(name)[0] !== term[0]!.toLowerCase()) return;
-    pairs.set(term, { term, expansion: name });
+    pairs.set(term, { kind: "acronym", term, expansion: name });
   };
   for (const text of texts) {
     // "ARPU is average revenue per active rider": a definition says what the acronym stands for
     // even where the letters differ, so only its first letter must agree.
     const defined = ACRONYM_DEFINED.exec(text.trim());
     if (defined) add(defined[1]!, defined[2]!.split(CLAUSE_END)[0]!);
+    const term = defined ? undefined : TERM_DEFINED.exec(text.trim());
+    if (term && !pairs.has(term[1]!.toLowerCase())) {
+      const definition = words(term[2]!).slice(0, DEFINITION_WORDS).join(" ");
+      if (words(definition).length >= 2) pairs.set(term[1]!.toLowerCase(), { kind: "definition", term: term[1]!, expansion: definition });
+    }
     for (const match of text.matchAll(NAME_THEN_ACRONYM)) {
       const acronym = match[2]!;
       // The words before the parenthesis, as many as the acronym has letters (more for "of", "and").
@@ -86,21 +107,18 @@ export function vocabularyPairs(texts: string[]): VocabularyPair[] {
 }
 
 /**
- * For each lexeme of the query that one side of an entry holds, the lexemes of the other side:
- * an entry applies when the query holds all of one side's lexemes (the acronym, or the whole name).
+ * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of the
+ * third entry, `e3`: its expansion; see hybridCandidatesSql): for each query lexeme of that side,
+ * the other side's lexemes may stand in for it.
  */
-export function alternativesOf(entries: VocabularyEntry[], queryLexemes: string[]): Map<string, string[][]> {
+export function alternativesOf(entries: VocabularyEntry[], applied: string[], queryLexemes: string[]): Map<string, string[][]> {
   const query = new Set(queryLexemes);
   const alternatives = new Map<string, string[][]>();
-  const covers = (side: string[]) => side.length > 0 && side.every((lexeme) => query.has(lexeme));
-  for (const { term, expansion } of entries) {
-    for (const [side, other] of [
-      [term, expansion],
-      [expansion, term],
-    ] as const) {
-      if (!covers(side) || other.every((lexeme) => query.has(lexeme))) continue;
-      for (const lexeme of side) alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), other]);
-    }
+  for (const key of applied) {
+    const entry = entries[Number(key.slice(1)) - 1];
+    if (!entry) continue;
+    const [side, other] = key.startsWith("t") ? [entry.term, entry.expansion] : [entry.expansion, entry.term];
+    for (const lexeme of side) if (query.has(lexeme)) alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), other]);
   }
   return alternatives;
 }
@@ -119,7 +137,7 @@ export function createWorkspaceVocabulary(repository: Pick<VocabularyRepository,
     const pairs = vocabularyPairs(await repository.definitionTexts(workspaceId));
     const lexemes = await repository.lexemesOf(pairs.flatMap((pair) => [pair.term, pair.expansion]));
     return pairs
-      .map((_, i) => ({ term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [] }))
+      .map((pair, i) => ({ term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [], cover: COVER[pair.kind] }))
       .filter((entry) => entry.term.length > 0 && entry.expansion.length > 0);
   }
   return {

@@ -35,14 +35,23 @@ describe("the vocabulary a workspace defines", () => {
         "CAC is customer acquisition cost: marketing spend divided by first rides.",
         "PAYG riders are pay-as-you-go riders who hold no pass.",
         "Net revenue retention (NRR) is the revenue kept from last year's accounts.",
-        "Churn is the share of subscriptions cancelled in a month.",
+        "A commuter is a rider with at least 8 weekday rides starting before 9am in one month.",
       ]),
     ).toEqual([
-      { term: "MTBF", expansion: "mean time between failures" },
-      { term: "CAC", expansion: "customer acquisition cost" },
-      { term: "PAYG", expansion: "pay-as-you-go riders" },
-      { term: "NRR", expansion: "Net revenue retention" },
+      { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
+      { kind: "acronym", term: "CAC", expansion: "customer acquisition cost" },
+      { kind: "acronym", term: "PAYG", expansion: "pay-as-you-go riders" },
+      { kind: "acronym", term: "NRR", expansion: "Net revenue retention" },
+      { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
     ]);
+  });
+
+  it("finds the item named by a defined term for a question phrased as its definition", async () => {
+    const ws = await workspaceWith({
+      definitions: [{ statement: "Pass churn is the share of subscriptions cancelled during a month among those active at its start." }],
+      artifacts: ["Pass churn rose to 9% in Q3", "Scooter revenue grew"],
+    });
+    expect((await search(ws, "what share of subscriptions got cancelled last month")).map((result) => result.summary)).toEqual(["Pass churn rose to 9% in Q3"]);
   });
 
   it("finds an artifact that spells out the name of the acronym searched for", async () => {

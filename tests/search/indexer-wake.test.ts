@@ -1,0 +1,64 @@
+import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
+import { createLogger } from "../../src/lib/logger";
+import { EmbeddingIndexer } from "../../src/search/embedding-indexer";
+import { createWorkspaceWithKey, importContent } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(() => t.close());
+
+/** The real local model, noting when the first index batch was sent. */
+function noting(real: EmbeddingsProvider) {
+  const seen = { firstBatchAt: 0 };
+  const provider: EmbeddingsProvider = {
+    model: real.model,
+    maxInputChars: real.maxInputChars,
+    indexLanes: 1,
+    embed: (texts) => {
+      seen.firstBatchAt ||= Date.now();
+      return real.embed(texts);
+    },
+    embedQuery: (text) => real.embedQuery(text),
+    close: async () => {},
+  };
+  return { provider, seen };
+}
+
+async function idleIndexer(provider: EmbeddingsProvider) {
+  const indexer = new EmbeddingIndexer(t.database.prisma, provider, createLogger("silent"), { wakeDelayMs: 100, maxWakeDelayMs: 400, idlePollMs: 60_000 });
+  indexer.start();
+  // Its first pass finds nothing; it then waits for a wake.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const ws = await createWorkspaceWithKey(t.services);
+  await importContent(t.services, ws.workspaceId, { artifacts: [{ summary: "Refunds rose", why: "Pricing", confidence: 0.5, confidenceExplanation: "c" }] });
+  return indexer;
+}
+
+describe("waking the indexer", () => {
+  it("looks for pending rows once writes have paused for the wake delay", async () => {
+    const { provider, seen } = noting(t.services.embeddings);
+    const indexer = await idleIndexer(provider);
+    const woken = Date.now();
+    indexer.wake();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await indexer.stop();
+    expect(seen.firstBatchAt - woken).toBeGreaterThanOrEqual(90);
+    expect(seen.firstBatchAt - woken).toBeLessThan(400);
+  });
+
+  it("puts index work off during a steady stream of writes for at most the longest wake delay", async () => {
+    const { provider, seen } = noting(t.services.embeddings);
+    const indexer = await idleIndexer(provider);
+    const woken = Date.now();
+    const stream = setInterval(() => indexer.wake(), 40);
+    indexer.wake();
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    clearInterval(stream);
+    await indexer.stop();
+    expect(seen.firstBatchAt - woken).toBeGreaterThanOrEqual(380);
+    expect(seen.firstBatchAt - woken).toBeLessThan(800);
+  });
+});

@@ -68,7 +68,7 @@ const EnvSchema = z
     OPENAI_API_KEY: optionalText,
     OPENAI_BASE_URL: optionalUrl,
     EMBEDDINGS_MODEL: optionalText,
-    // Local model threads for index work (at the lowest CPU priority); default: one per core, at most 4.
+    // Local model threads for index work (at the lowest CPU priority); default: one per core, at most 2.
     EMBEDDINGS_INDEX_THREADS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(16).optional()),
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),

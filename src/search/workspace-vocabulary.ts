@@ -103,7 +103,7 @@ export function vocabularyPairs(texts: string[]): VocabularyPair[] {
     }
     if (pairs.size >= MAX_VOCABULARY_PAIRS) break;
   }
-  return [...pairs.values()];
+  return [...pairs.values()].slice(0, MAX_VOCABULARY_PAIRS);
 }
 
 /**

@@ -56,7 +56,7 @@ function idf(stats: LexemeStats, lexeme: string): number {
  * share (in a small workspace its idf would otherwise outweigh every word that does match); a query
  * mostly made of such lexemes is still a weaker match, so the share is multiplied by the part of
  * the query's lexemes the collection knows. A query lexeme the candidate lacks still counts, at
- * FUSION.vocabularyWeight, when the candidate holds most (two thirds) of one of its vocabulary
+ * FUSION.vocabularyWeight, when the candidate holds at least half of one of its vocabulary
  * alternatives; such a lexeme is known when its alternative is, with the alternative's idf.
  */
 export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): number {
@@ -72,7 +72,7 @@ export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): nu
     let best = 0;
     for (const side of alternatives.get(lexeme) ?? []) {
       const held = side.filter((other) => fieldOf.has(other));
-      if (held.length >= Math.ceil((side.length * 2) / 3)) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
+      if (held.length >= Math.ceil(side.length / 2)) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
     }
     return best;
   };

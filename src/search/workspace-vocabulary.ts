@@ -40,8 +40,11 @@ const ACRONYM = String.raw`[A-Z][A-Z0-9]+(?:\/[A-Z][A-Z0-9]+)?`;
 const NAME_THEN_ACRONYM = new RegExp(String.raw`((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*\((${ACRONYM})\)`, "g");
 /** "MTBF means mean time between failures: …", "CAC is customer acquisition cost", "PAYG riders are pay-as-you-go riders who …". */
 const ACRONYM_DEFINED = new RegExp(String.raw`^(?:(?:[Aa]n?|[Tt]he)\s+)?(${ACRONYM})(?:\s+[a-z]+)?\s*(?:means|is|are|stands for|:)\s+(?:(?:the|an?)\s+)?(.+)$`, "s");
-/** "Pass churn is the share of subscriptions cancelled …", "A commuter is a rider with …": a term of up to 3 words. */
-const TERM_DEFINED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s+(?:means|is|are)\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
+/**
+ * "Pass churn is the share of subscriptions cancelled …", "A churned account has no active paid
+ * subscription …": a term of up to 3 words, defined by what it is or what it has.
+ */
+const TERM_DEFINED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s+(?:means|is|are|has|have)\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
 /** Words of a definition kept as the term's other side: enough to recognise it, few enough to be asked. */
 const DEFINITION_WORDS = 8;
 

@@ -36,6 +36,7 @@ describe("the vocabulary a workspace defines", () => {
         "PAYG riders are pay-as-you-go riders who hold no pass.",
         "Net revenue retention (NRR) is the revenue kept from last year's accounts.",
         "A commuter is a rider with at least 8 weekday rides starting before 9am in one month.",
+        "A churned account has no active paid subscription and its last subscription ended 30 days ago.",
       ]),
     ).toEqual([
       { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
@@ -43,6 +44,7 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "acronym", term: "PAYG", expansion: "pay-as-you-go riders" },
       { kind: "acronym", term: "NRR", expansion: "Net revenue retention" },
       { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
+      { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
     ]);
   });
 

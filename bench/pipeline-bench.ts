@@ -51,7 +51,8 @@ const perSecond = (elapsedMs: number) => ((ARTIFACTS / elapsedMs) * 1000).toFixe
 const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
 
-async function openDatabase(url: string | undefined): Promise<Database> {
+/** A fresh in-memory embedded database, or the bench's PostgreSQL server with a clean schema; both migrated. */
+export async function openDatabase(url: string | undefined): Promise<Database> {
   if (!url) {
     const embedded = await openMemoryDatabase();
     await applyMigrations(embedded.executor);

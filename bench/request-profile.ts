@@ -1,16 +1,13 @@
 import { Session } from "node:inspector/promises";
 import type { AddressInfo } from "node:net";
 import { buildApp } from "../src/app";
-import { embeddedDatabase, postgresDatabase } from "../src/db/database";
-import { openMemoryDatabase } from "../src/db/embedded-database";
-import { applyMigrations } from "../src/db/migrations";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
 import { load } from "./load";
-import { benchArtifact, resetPostgres } from "./pipeline-bench";
+import { benchArtifact, openDatabase } from "./pipeline-bench";
 
 // `npx tsx bench/request-profile.ts [fetch|search]`: where the main thread's time goes while one
 // endpoint is under load at 32 connections. A CPU profile (V8's sampling profiler) of the load, its
@@ -36,15 +33,7 @@ async function main(): Promise<void> {
   const endpoint = process.argv[2] === "search" ? "search" : "fetch";
   const logger = createLogger("silent");
   const url = process.env.BENCH_DATABASE_URL;
-  let database;
-  if (url) {
-    await resetPostgres(url);
-    database = postgresDatabase(url);
-  } else {
-    const embedded = await openMemoryDatabase();
-    await applyMigrations(embedded.executor);
-    database = embeddedDatabase(embedded);
-  }
+  const database = await openDatabase(url);
   const embeddings = new LocalEmbeddings();
   const services = createServices({ database, clock: systemClock, logger, embeddings });
   const workspace = await services.workspaces.create({ name: "profile" });

@@ -1,28 +1,15 @@
-import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
-import { openMemoryDatabase } from "../src/db/embedded-database";
-import { applyMigrations } from "../src/db/migrations";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { median } from "./load";
-import { benchArtifact, resetPostgres } from "./pipeline-bench";
+import { benchArtifact, openDatabase } from "./pipeline-bench";
 import { createArtifactSearchRepository } from "../src/repositories/artifact-search.repository";
 
 // `npx tsx bench/search-steps.ts`: the median time of each step of an artifact search over 1,000
 // bench artifacts (6,000 vectors), one at a time: the query embedding, the nearest vectors, the
 // candidate query with and without a vector, the whole service call. BENCH_DATABASE_URL measures
 // on that PostgreSQL server (its public schema is dropped!).
-
-async function openDatabase(url: string | undefined): Promise<Database> {
-  if (url) {
-    await resetPostgres(url);
-    return postgresDatabase(url);
-  }
-  const embedded = await openMemoryDatabase();
-  await applyMigrations(embedded.executor);
-  return embeddedDatabase(embedded);
-}
 
 async function main() {
   const database = await openDatabase(process.env.BENCH_DATABASE_URL);

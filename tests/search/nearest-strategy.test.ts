@@ -1,4 +1,4 @@
-import { createArtifactSearchRepository } from "../../src/repositories/artifact-search.repository";
+import { CANDIDATES_PER_SIDE, createArtifactSearchRepository } from "../../src/repositories/artifact-search.repository";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -40,5 +40,13 @@ describe("nearest-neighbour strategies", () => {
     const exact = await nearest(crowded.workspaceId, "enterprise revenue forecast", 2000);
     const hnsw = await nearest(crowded.workspaceId, "enterprise revenue forecast", 0);
     expect(new Set(hnsw.ids)).toEqual(new Set(exact.ids));
+  });
+
+  it("names each artifact once, by its nearest vector, up to the candidates of one side", async () => {
+    for (const threshold of [2000, 0]) {
+      const { ids } = await nearest(crowded.workspaceId, "enterprise revenue forecast", threshold);
+      expect(ids).toHaveLength(CANDIDATES_PER_SIDE);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { vocabularyPairs } from "../../src/search/workspace-vocabulary";
+import { MAX_VOCABULARY_PAIRS, vocabularyPairs } from "../../src/search/workspace-vocabulary";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -46,6 +46,19 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
       { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
     ]);
+  });
+
+  it("reads at most MAX_VOCABULARY_PAIRS pairs, even from one text", () => {
+    const text = Array.from({ length: 300 }, (_, i) => `alpha beta gamma (AB${i})`).join(" and ");
+    expect(vocabularyPairs([text])).toHaveLength(MAX_VOCABULARY_PAIRS);
+  });
+
+  it("credits a defined term where it is used without its head noun", async () => {
+    const ws = await workspaceWith({
+      definitions: [{ statement: "A churned account has no active paid subscription and its last subscription ended 30 days ago." }],
+      artifacts: ["Enterprise logo churn fell in Q2", "Scooter revenue grew"],
+    });
+    expect((await search(ws, "accounts with no active paid subscription")).map((result) => result.summary)).toEqual(["Enterprise logo churn fell in Q2"]);
   });
 
   it("finds the item named by a defined term for a question phrased as its definition", async () => {

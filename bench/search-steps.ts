@@ -28,11 +28,11 @@ async function main() {
     console.log(`| ${name} | ${median(ms.slice(10)).toFixed(2)} ms |`);
   };
   await time("embedQuery", (i) => embeddings.embedQuery(texts[i % 3]!));
-  await time("nearest (strategy chosen)", (i) => database.prisma.$transaction((tx) => repo.nearest(tx, ws.id, vectors[i % 3]!)));
+  await time("nearest (strategy chosen)", (i) => repo.nearest(ws.id, vectors[i % 3]!));
   await time("candidates (nearest + hybrid SQL)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
   await time("candidates, text only", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
   const exact = createArtifactSearchRepository(database.prisma, { exactScanMaxVectors: 100_000 });
-  await time("nearest, exact scan", (i) => exact.nearest(database.prisma, ws.id, vectors[i % 3]!));
+  await time("nearest, exact scan", (i) => exact.nearest(ws.id, vectors[i % 3]!));
   await time("candidates, exact scan", (i) => exact.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
   await time("searchWorkspace", (i) => services.artifacts.searchWorkspace(ws.id, texts[i % 3]!, 10));
   await embeddings.close(); await database.close();

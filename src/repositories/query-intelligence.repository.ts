@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
-import { hybridCandidatesSql, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidatesSql, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 
 export interface QueryPatternRecord {
   question: string;
@@ -33,8 +33,8 @@ export function createQueryIntelligenceRepository(db: DbTx) {
           {
             table: "query_patterns",
             where: ofSource(workspaceId, dataSourceId),
+            vectors: ownColumnVectors("query_patterns", ofSource(workspaceId, dataSourceId)),
             columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
-            vectors: { kind: "own-column" },
           },
           query,
         ),
@@ -47,8 +47,8 @@ export function createQueryIntelligenceRepository(db: DbTx) {
           {
             table: "error_learnings",
             where: ofSource(workspaceId, dataSourceId),
+            vectors: ownColumnVectors("error_learnings", ofSource(workspaceId, dataSourceId)),
             columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
-            vectors: { kind: "own-column" },
           },
           query,
         ),

@@ -19,13 +19,29 @@ export interface HybridQuery {
 }
 
 /**
- * Where a searched table keeps its vectors: in its own `embedding` column, or (artifacts) as rows
- * of another table, whose nearest ids the caller found and whose similarity is the best of an
- * item's rows.
+ * How a searched table is searched by meaning: the query that finds its nearest items, as rows of
+ * (id, distance) of the query's model only, and the similarity to the query of a candidate on
+ * alias `t` that is not among them (null when it has no vector of this model: vectors of
+ * different models are never compared).
  */
-export type VectorSource =
-  | { kind: "own-column" }
-  | { kind: "rows"; nearestIds: string[]; similarity(vector: Prisma.Sql, model: string): Prisma.Sql };
+export interface VectorSource {
+  nearest(query: QueryVector): Prisma.Sql;
+  similarity(vector: Prisma.Sql, model: string): Prisma.Sql;
+}
+
+/** A table whose items each hold one vector, in their own `embedding` column. */
+export function ownColumnVectors(table: HybridSearchSource["table"], where: Prisma.Sql): VectorSource {
+  const name = Prisma.raw(`"${table}"`);
+  return {
+    nearest: (query) => {
+      const vector = Prisma.sql`${toVectorLiteral(query.vector)}::vector`;
+      return Prisma.sql`SELECT t.id, t.embedding <=> ${vector} AS distance FROM ${name} t
+                        WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL
+                        ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}`;
+    },
+    similarity: (vector, model) => Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`,
+  };
+}
 
 /** A table with `id` and a generated `search_document`, searched by meaning and by words. */
 export interface HybridSearchSource {
@@ -35,6 +51,11 @@ export interface HybridSearchSource {
   /** The columns each candidate returns, on alias `t`. */
   columns: Prisma.Sql;
   vectors: VectorSource;
+  /**
+   * Whether each candidate reports the caller's words it matched (`matchedTerms`, shown by memory
+   * recall): reading the query's words back through the parser costs a third of the planning.
+   */
+  matchedTerms?: boolean;
 }
 
 export interface CandidateScores extends SearchCandidate {
@@ -42,7 +63,7 @@ export interface CandidateScores extends SearchCandidate {
   queryLexemes: string[];
   /** The same on every row: the vocabulary entries the query applies (alternativesOf). */
   vocabularyApplied: string[];
-  /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order. */
+  /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order; empty unless the source asks. */
   matchedTerms: string[];
   /** The same on every row: the collection's figures for the query's lexemes. */
   documents: number;
@@ -74,18 +95,26 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
   // Built once in search_query: as an expression over its lexemes it was rebuilt for every row tested.
   const tsQuery = Prisma.sql`search_query.tsquery`;
   const vector = query.vector ? Prisma.sql`${toVectorLiteral(query.vector.vector)}::vector` : undefined;
-  const model = query.vector?.model ?? "";
-  let nearest = Prisma.empty;
-  let similarity = Prisma.sql`NULL::float8`;
-  if (vector && source.vectors.kind === "own-column") {
-    nearest = Prisma.sql`(SELECT t.id FROM ${table} t WHERE ${source.where} AND t.embedding_model = ${model} AND t.embedding IS NOT NULL
-                          ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}) UNION`;
-    similarity = Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`;
-  } else if (vector && source.vectors.kind === "rows") {
-    nearest = Prisma.sql`(SELECT unnest(${source.vectors.nearestIds}::text[])) UNION`;
-    similarity = source.vectors.similarity(vector, model);
-  }
+  // The nearest items come with their distance; only a full-text hit outside them has its
+  // similarity computed.
+  const nearest = query.vector ? source.vectors.nearest(query.vector) : Prisma.sql`SELECT NULL::text AS id, NULL::float8 AS distance WHERE false`;
+  const similarity = vector ? Prisma.sql`coalesce(1 - n.distance, ${source.vectors.similarity(vector, query.vector!.model)})` : Prisma.sql`NULL::float8`;
   const vocabulary = query.vocabulary ?? [];
+  // ts_debug is a SQL function the planner inlines: planned only where its answer is shown.
+  const queryTerms = source.matchedTerms
+    ? Prisma.sql`query_terms AS MATERIALIZED (
+      SELECT lower(d.token) AS term, d.lexemes, d.ord
+      FROM ts_debug('english', ${query.text}) WITH ORDINALITY
+        AS d(alias, description, token, dictionaries, dictionary, lexemes, ord)
+      WHERE cardinality(d.lexemes) > 0
+    ),`
+    : Prisma.empty;
+  const matchedTerms = source.matchedTerms
+    ? Prisma.sql`ARRAY(SELECT (array_agg(qt.term ORDER BY qt.ord))[1]
+            FROM query_terms qt, unnest(qt.lexemes) AS lexeme
+            WHERE lexeme = ANY(matched.lexemes)
+            GROUP BY lexeme ORDER BY min(qt.ord))`
+    : Prisma.sql`ARRAY[]::text[]`;
   return Prisma.sql`
     WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
     vocabulary AS (
@@ -109,23 +138,18 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
                    ARRAY(SELECT a.key FROM applied a ORDER BY a.key) AS applied
             FROM original o) q
     ),
-    query_terms AS (
-      SELECT lower(d.token) AS term, d.lexemes, d.ord
-      FROM ts_debug('english', ${query.text}) WITH ORDINALITY
-        AS d(alias, description, token, dictionaries, dictionary, lexemes, ord)
-      WHERE cardinality(d.lexemes) > 0
-    ),
-    lexeme_stats AS (
+${queryTerms}    lexeme_stats AS (
       SELECT (SELECT count(*) FROM ${table} t WHERE ${source.where})::int AS documents,
              coalesce((SELECT json_object_agg(lexeme,
                         (SELECT count(*) FROM ${table} t WHERE ${source.where} AND t.search_document @@ ${lexemeTsQuery(Prisma.sql`lexeme`)}))
                        FROM search_query, unnest(search_query.lexemes) AS lexeme), '{}'::json) AS frequency
     ),
+    nearest AS MATERIALIZED (${nearest}),
     -- Materialised and joined from, so the per-row work below runs for at most 100 candidates: the
     -- planner, without fresh statistics (PGlite never autovacuums), otherwise scanned the whole
     -- workspace and tested each row against this list (67 ms instead of a few at 1,000 artifacts).
     candidate_ids(id) AS MATERIALIZED (
-      ${nearest}
+      SELECT nearest.id FROM nearest UNION
       (SELECT t.id FROM ${table} t, search_query WHERE ${source.where} AND t.search_document @@ ${tsQuery}
        ORDER BY ts_rank(t.search_document, ${tsQuery}) DESC LIMIT ${CANDIDATES_PER_HALF})
     )
@@ -133,13 +157,11 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
       ${similarity} AS similarity,
       coalesce(matched.lexemes, '{}') AS "matchedLexemes",
       coalesce(matched.weights, '{}') AS "matchedWeights",
-      ARRAY(SELECT (array_agg(qt.term ORDER BY qt.ord))[1]
-            FROM query_terms qt, unnest(qt.lexemes) AS lexeme
-            WHERE lexeme = ANY(matched.lexemes)
-            GROUP BY lexeme ORDER BY min(qt.ord)) AS "matchedTerms",
+      ${matchedTerms} AS "matchedTerms",
       lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency", search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"
     FROM candidate_ids c
     JOIN ${table} t ON t.id = c.id
+    LEFT JOIN nearest n ON n.id = c.id
     CROSS JOIN search_query
     CROSS JOIN lexeme_stats
     CROSS JOIN LATERAL (

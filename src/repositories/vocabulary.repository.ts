@@ -5,6 +5,17 @@ import { Prisma } from "../generated/prisma/client";
 /** Texts a workspace's vocabulary is read from, at most this many. */
 const MAX_TEXTS = 2_000;
 
+/** A table's column names and the words its annotation describes it with. */
+export interface AnnotatedTable {
+  columns: string[];
+  texts: string[];
+}
+
+/** The objects of a stored JSON array (a schema, annotations), read defensively: anything else is none. */
+const objectsOf = (value: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object") : [];
+const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : []);
+
 export function createVocabularyRepository(db: Db) {
   return {
     /**
@@ -31,6 +42,27 @@ export function createVocabularyRepository(db: Db) {
         ORDER BY source, created_at
         LIMIT ${MAX_TEXTS}`;
       return rows.map((row) => row.text);
+    },
+
+    /**
+     * Each annotated table's column names beside the table's own words (its description and use
+     * cases), in the order the data sources were added; a table without an annotation says nothing
+     * about its columns.
+     */
+    async annotatedTables(workspaceId: string): Promise<AnnotatedTable[]> {
+      const sources = await db.dataSource.findMany({
+        where: { workspaceId },
+        select: { schema: true, tableAnnotations: true },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+      return sources.flatMap((source) => {
+        const columnsOf = new Map(objectsOf(source.schema).map((table) => [table.tableName, stringsOf(objectsOf(table.columns).map((column) => column.columnName))]));
+        return objectsOf(source.tableAnnotations).flatMap((annotation) => {
+          const columns = columnsOf.get(annotation.tableName) ?? [];
+          const texts = stringsOf([annotation.description, ...stringsOf(annotation.useCases)]);
+          return columns.length > 0 && texts.length > 0 ? [{ columns, texts }] : [];
+        });
+      });
     },
 
     /** Each text's search lexemes, spelled as queries and documents spell them. */

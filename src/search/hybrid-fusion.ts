@@ -93,11 +93,16 @@ export function fusedScore(candidate: SearchCandidate, stats: LexemeStats): numb
   return Math.round(score * 1e6) / 1e6;
 }
 
-/** The candidates at or above the floor, scored and sorted best first (ties by id, so stable), cut to `limit`. */
+/**
+ * The candidates at or above the floor, scored and sorted best first, cut to `limit`. Equal scores
+ * are common when meaning adds nothing (a one-word query lands below FUSION.similarityZero for
+ * every item holding the word): the nearer by raw similarity goes first, then the id, so the order
+ * is stable.
+ */
 export function rankCandidates<C extends SearchCandidate>(candidates: C[], stats: LexemeStats, limit: number): Array<C & { score: number }> {
   return candidates
     .map((candidate) => ({ ...candidate, score: fusedScore(candidate, stats) }))
     .filter((candidate) => candidate.score >= FUSION.minScore)
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .sort((a, b) => b.score - a.score || (b.similarity ?? -1) - (a.similarity ?? -1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, limit);
 }

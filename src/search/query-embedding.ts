@@ -1,7 +1,7 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
 import type { HybridQuery } from "./hybrid-candidates";
-import type { WorkspaceVocabulary } from "./workspace-vocabulary";
+import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
 
 export interface QueryVector {
   vector: number[];
@@ -21,12 +21,15 @@ export async function embedQuery(embeddings: EmbeddingsProvider, text: string, l
   }
 }
 
-/** A search of one workspace: the text, its vector and the workspace's vocabulary, fetched together. */
+/**
+ * A search of one workspace: the text, the workspace's vocabulary, and the vector of the text with
+ * the other names of the acronyms it uses (vectorText).
+ */
 export async function searchQuery(
   deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
   workspaceId: string,
   text: string,
 ): Promise<HybridQuery> {
-  const [vector, vocabulary] = await Promise.all([embedQuery(deps.embeddings, text, deps.logger), deps.vocabulary.entries(workspaceId)]);
-  return { text, vector, vocabulary };
+  const vocabulary = await deps.vocabulary.entries(workspaceId);
+  return { text, vector: await embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger), vocabulary };
 }

@@ -1,12 +1,13 @@
 /**
- * The workspace's own vocabulary: acronyms and the names they stand for, as its definition
- * memories and table annotations spell them ("MTBF means mean time between failures: …",
- * "Net revenue retention (NRR) is …"). A query that uses one side matches documents that use the
- * other: "MTBF by city" finds an artifact about "mean time between failures", and the other way
- * round. docs/search.md has the rules and the judged-set figures.
+ * The workspace's own vocabulary: acronyms and the names they stand for, and defined terms with
+ * the opening words of their definitions, as its definition memories, table annotations and column
+ * names spell them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …",
+ * the column `vor_share` of a table used for "vehicles off road"). A query that uses one side
+ * matches documents that use the other: "MTBF by city" finds an artifact about "mean time between
+ * failures", and the other way round. docs/search.md has the rules and the judged-set figures.
  */
 
-import type { VocabularyRepository } from "../repositories/vocabulary.repository";
+import type { AnnotatedTable, VocabularyRepository } from "../repositories/vocabulary.repository";
 
 /**
  * Two ways of saying one thing, as written: an acronym and the name it stands for, or a defined
@@ -20,6 +21,8 @@ export interface VocabularyPair {
 
 /** A pair as search lexemes (stemmed as queries and documents are). */
 export interface VocabularyEntry {
+  /** The pair as written, for the query's vector. */
+  pair: VocabularyPair;
   term: string[];
   expansion: string[];
   /**
@@ -109,6 +112,47 @@ export function vocabularyPairs(texts: string[]): VocabularyPair[] {
   return [...pairs.values()].slice(0, MAX_VOCABULARY_PAIRS);
 }
 
+/** Column-name parts read as acronyms: 3–5 letters ("vor" of `vor_share`; "id" and "km" are too short to tell). */
+const COLUMN_ACRONYM = /^[a-z]{3,5}$/;
+
+/** The consecutive words of a text whose initials spell the acronym, if any: "vor" in "vehicles off road". */
+function spelledIn(acronym: string, text: string): string | undefined {
+  const plain = words(text.replace(/[^\p{L}\p{N}\s]/gu, " "));
+  for (let start = 0; start + acronym.length <= plain.length; start++) {
+    const run = plain.slice(start, start + acronym.length);
+    if (run.map((word) => word[0]!.toLowerCase()).join("") === acronym) return run.join(" ");
+  }
+  return undefined;
+}
+
+/**
+ * A column-name part that spells the initials of consecutive words of its table's description or
+ * use cases: the column `vor_share` of a table used for "vehicles off road" pairs VOR with that name.
+ */
+export function columnAcronymPairs(tables: AnnotatedTable[]): VocabularyPair[] {
+  const pairs = new Map<string, VocabularyPair>();
+  for (const table of tables) {
+    const parts = new Set(table.columns.flatMap((column) => column.toLowerCase().split(/[^a-z0-9]+/)).filter((part) => COLUMN_ACRONYM.test(part)));
+    for (const part of parts) {
+      const term = part.toUpperCase();
+      const name = pairs.has(term) ? undefined : table.texts.map((text) => spelledIn(part, text)).find(Boolean);
+      if (name) pairs.set(term, { kind: "acronym", term, expansion: name });
+    }
+  }
+  return [...pairs.values()];
+}
+
+/**
+ * The workspace's pairs: those its definitions and annotations state, then the acronyms its column
+ * names spell, unless a definition already says what they stand for.
+ */
+export function workspacePairs(texts: string[], tables: AnnotatedTable[]): VocabularyPair[] {
+  const stated = vocabularyPairs(texts);
+  const defined = new Set(stated.map((pair) => pair.term.toLowerCase()));
+  const fromColumns = columnAcronymPairs(tables).filter((pair) => !defined.has(pair.term.toLowerCase()));
+  return [...stated, ...fromColumns].slice(0, MAX_VOCABULARY_PAIRS);
+}
+
 /**
  * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of the
  * third entry, `e3`: its expansion; see hybridCandidatesSql): for each query lexeme of that side,
@@ -126,6 +170,30 @@ export function alternativesOf(entries: VocabularyEntry[], applied: string[], qu
   return alternatives;
 }
 
+/** Names added to the text a query's vector is made from, at most. */
+const MAX_VECTOR_NAMES = 3;
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Whether the text holds the phrase as whole words, whatever their case and the spaces between them. */
+const holds = (text: string, phrase: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${words(phrase).map(escaped).join("\\s+")}(?![\\p{L}\\p{N}])`, "iu").test(text);
+
+/**
+ * The text a query's vector is made from: the query, then the other name of each acronym it uses
+ * ("MTBF by city (mean time between failures)"). The model knows neither a workspace's acronyms nor
+ * that they name the same thing as the words, so an item written with the other name lands nearer
+ * this vector than the query's own. Only acronym pairs: a definition's words are no name for it.
+ */
+export function vectorText(text: string, entries: VocabularyEntry[]): string {
+  const added: string[] = [];
+  for (const { pair } of entries) {
+    if (pair.kind !== "acronym" || added.length === MAX_VECTOR_NAMES) continue;
+    const [hasTerm, hasExpansion] = [holds(text, pair.term), holds(text, pair.expansion)];
+    if (hasTerm !== hasExpansion) added.push(hasTerm ? pair.expansion : pair.term);
+  }
+  return added.length === 0 ? text : `${text} (${added.join("; ")})`;
+}
+
 /**
  * How long a process reuses a workspace's vocabulary: a new or deactivated definition takes
  * effect in searches within this time.
@@ -134,13 +202,17 @@ export const VOCABULARY_TTL_MS = 30_000;
 const MAX_CACHED_WORKSPACES = 10_000;
 
 /** Each workspace's vocabulary as lexemes, read at most once per VOCABULARY_TTL_MS per process. */
-export function createWorkspaceVocabulary(repository: Pick<VocabularyRepository, "definitionTexts" | "lexemesOf">, ttlMs = VOCABULARY_TTL_MS) {
+export function createWorkspaceVocabulary(
+  repository: Pick<VocabularyRepository, "definitionTexts" | "annotatedTables" | "lexemesOf">,
+  ttlMs = VOCABULARY_TTL_MS,
+) {
   const cached = new Map<string, { until: number; entries: Promise<VocabularyEntry[]> }>();
   async function load(workspaceId: string): Promise<VocabularyEntry[]> {
-    const pairs = vocabularyPairs(await repository.definitionTexts(workspaceId));
+    const [texts, tables] = await Promise.all([repository.definitionTexts(workspaceId), repository.annotatedTables(workspaceId)]);
+    const pairs = workspacePairs(texts, tables);
     const lexemes = await repository.lexemesOf(pairs.flatMap((pair) => [pair.term, pair.expansion]));
     return pairs
-      .map((pair, i) => ({ term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [], cover: COVER[pair.kind] }))
+      .map((pair, i) => ({ pair, term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [], cover: COVER[pair.kind] }))
       .filter((entry) => entry.term.length > 0 && entry.expansion.length > 0);
   }
   return {

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { MAX_VOCABULARY_PAIRS, vocabularyPairs } from "../../src/search/workspace-vocabulary";
+import { columnAcronymPairs, MAX_VOCABULARY_PAIRS, vectorText, vocabularyPairs, workspacePairs } from "../../src/search/workspace-vocabulary";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -13,10 +13,24 @@ const MTBF_DEFINITION = "MTBF means mean time between failures: rides between tw
 const artifact = (summary: string) => ({ summary, why: "Fleet reliability", confidence: 0.7, confidenceExplanation: "Maintenance log" });
 
 /** A workspace with the given definitions and artifacts; no vectors are made, so words alone decide. */
-async function workspaceWith(document: { definitions?: Array<{ statement: string; active?: boolean }>; artifacts: string[] }): Promise<WorkspaceWithKey> {
+/** A data source with one table, its columns and what its annotation says it is used for. */
+const fleetSource = (columns: string[], useCases: string[]) => ({
+  name: "warehouse",
+  connectorType: "postgres" as const,
+  status: "connected" as const,
+  schema: [{ tableName: "fleet_daily", columns: columns.map((columnName) => ({ columnName, dataType: "numeric" })) }],
+  tableAnnotations: [{ tableName: "fleet_daily", description: "Daily fleet status per city, taken at 6am.", useCases, gotchas: [] }],
+});
+
+async function workspaceWith(document: {
+  definitions?: Array<{ statement: string; active?: boolean }>;
+  dataSources?: Array<ReturnType<typeof fleetSource>>;
+  artifacts: string[];
+}): Promise<WorkspaceWithKey> {
   const ws = await createWorkspaceWithKey(t.services);
   await importContent(t.services, ws.workspaceId, {
     memories: (document.definitions ?? []).map((definition) => ({ type: "definition" as const, ...definition })),
+    dataSources: document.dataSources ?? [],
     artifacts: document.artifacts.map(artifact),
   });
   return ws;
@@ -46,6 +60,42 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
       { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
     ]);
+  });
+
+  it("reads an acronym from a column name its table's annotation spells out, unless a definition names it", () => {
+    const tables = [{ columns: ["day", "city", "vor_share", "mtbf_rides", "ride_id"], texts: ["Daily fleet status per city", "vehicles off road", "mean time between failures"] }];
+    expect(columnAcronymPairs(tables)).toEqual([
+      { kind: "acronym", term: "VOR", expansion: "vehicles off road" },
+      { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
+    ]);
+    expect(workspacePairs([MTBF_DEFINITION], tables).map((pair) => [pair.term, pair.expansion])).toEqual([
+      ["MTBF", "mean time between failures"],
+      ["VOR", "vehicles off road"],
+    ]);
+  });
+
+  it("finds an artifact that spells out an acronym known from a column name", async () => {
+    const ws = await workspaceWith({
+      dataSources: [fleetSource(["day", "vor_share"], ["fleet availability", "vehicles off road"])],
+      artifacts: ["Vehicles off road peaked at 21% of the scooter fleet", "Scooter revenue grew"],
+    });
+    expect((await search(ws, "VOR by city")).map((result) => result.summary)).toEqual(["Vehicles off road peaked at 21% of the scooter fleet"]);
+  });
+
+  it("makes the query's vector from the query and the other name of each acronym it uses", () => {
+    const entry = (term: string, expansion: string, kind: "acronym" | "definition" = "acronym") => ({ pair: { kind, term, expansion }, term: [], expansion: [], cover: 1 });
+    const entries = [
+      entry("MTBF", "mean time between failures"),
+      entry("VOR", "vehicles off road"),
+      entry("pass churn", "share of subscriptions cancelled", "definition"),
+    ];
+    expect(vectorText("MTBF by city", entries)).toBe("MTBF by city (mean time between failures)");
+    expect(vectorText("should Mean Time Between  Failures be split by vehicle type", entries)).toBe(
+      "should Mean Time Between  Failures be split by vehicle type (MTBF)",
+    );
+    expect(vectorText("mtbf, VOR", entries)).toBe("mtbf, VOR (mean time between failures; vehicles off road)");
+    expect(vectorText("MTBF or mean time between failures", entries)).toBe("MTBF or mean time between failures");
+    expect(vectorText("vortex of pass churn", entries)).toBe("vortex of pass churn");
   });
 
   it("reads at most MAX_VOCABULARY_PAIRS pairs, even from one text", () => {

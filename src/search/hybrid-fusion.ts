@@ -1,3 +1,5 @@
+import type { Alternative } from "./workspace-vocabulary";
+
 /**
  * The one scoring of every search (artifacts, memories, query patterns, error learnings): a
  * candidate's meaning (cosine similarity of its vector to the query's) and its words (the share of
@@ -41,7 +43,7 @@ export interface LexemeStats {
   /** The query's own lexemes; without it, every lexeme of documentFrequency. */
   queryLexemes?: string[];
   /** For a query lexeme, the lexemes of each vocabulary entry that may stand in for it (alternativesOf). */
-  alternatives?: Map<string, string[][]>;
+  alternatives?: Map<string, Alternative[]>;
 }
 
 /** Rarer words say more about what is wanted (BM25's idf, always positive). */
@@ -56,23 +58,23 @@ function idf(stats: LexemeStats, lexeme: string): number {
  * share (in a small workspace its idf would otherwise outweigh every word that does match); a query
  * mostly made of such lexemes is still a weaker match, so the share is multiplied by the part of
  * the query's lexemes the collection knows. A query lexeme the candidate lacks still counts, at
- * FUSION.vocabularyWeight, when the candidate holds at least half of one of its vocabulary
- * alternatives; such a lexeme is known when its alternative is, with the alternative's idf.
+ * FUSION.vocabularyWeight, when the candidate holds enough of one of its vocabulary alternatives
+ * (HELD); such a lexeme is known when its alternative is, with the alternative's idf.
  */
 export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): number {
   const lexemes = stats.queryLexemes ?? Object.keys(stats.documentFrequency);
-  const alternatives = stats.alternatives ?? new Map<string, string[][]>();
+  const alternatives = stats.alternatives ?? new Map<string, Alternative[]>();
   const fieldOf = new Map(candidate.matchedLexemes.map((lexeme, i) => [lexeme, FUSION.fieldWeights[candidate.matchedWeights[i] ?? "D"] ?? 0]));
   const knownIdf = (lexeme: string) => ((stats.documentFrequency[lexeme] ?? 0) > 0 ? idf(stats, lexeme) : 0);
-  const meanIdf = (side: string[]) => side.reduce((sum, lexeme) => sum + knownIdf(lexeme), 0) / side.length;
+  const meanIdf = (alternative: Alternative) => alternative.lexemes.reduce((sum, lexeme) => sum + knownIdf(lexeme), 0) / alternative.lexemes.length;
   const idfOf = (lexeme: string) => knownIdf(lexeme) || Math.max(0, ...(alternatives.get(lexeme) ?? []).map(meanIdf));
   const weightOf = (lexeme: string) => {
     const own = fieldOf.get(lexeme);
     if (own !== undefined) return own;
     let best = 0;
-    for (const side of alternatives.get(lexeme) ?? []) {
-      const held = side.filter((other) => fieldOf.has(other));
-      if (held.length >= Math.ceil(side.length / 2)) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
+    for (const alternative of alternatives.get(lexeme) ?? []) {
+      const held = alternative.lexemes.filter((other) => fieldOf.has(other));
+      if (held.length > 0 && held.length >= alternative.needed) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
     }
     return best;
   };

@@ -153,19 +153,34 @@ export function workspacePairs(texts: string[], tables: AnnotatedTable[]): Vocab
   return [...stated, ...fromColumns].slice(0, MAX_VOCABULARY_PAIRS);
 }
 
+/** Lexemes that may stand in for a query lexeme, and how many of them a candidate must hold. */
+export interface Alternative {
+  lexemes: string[];
+  needed: number;
+}
+
+/**
+ * The share of an alternative a candidate must hold to be credited: most of an acronym's name
+ * ("vehicle" alone is not "vehicles off road"; "pay-as-you-go trips" is "pay-as-you-go riders"
+ * enough), half of a defined term, whose head noun is often absent where it is used ("logo churn"
+ * for "churned account").
+ */
+export const HELD = { acronym: 2 / 3, definition: 1 / 2 } as const;
+
 /**
  * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of the
  * third entry, `e3`: its expansion; see hybridCandidatesSql): for each query lexeme of that side,
  * the other side's lexemes may stand in for it.
  */
-export function alternativesOf(entries: VocabularyEntry[], applied: string[], queryLexemes: string[]): Map<string, string[][]> {
+export function alternativesOf(entries: VocabularyEntry[], applied: string[], queryLexemes: string[]): Map<string, Alternative[]> {
   const query = new Set(queryLexemes);
-  const alternatives = new Map<string, string[][]>();
+  const alternatives = new Map<string, Alternative[]>();
   for (const key of applied) {
     const entry = entries[Number(key.slice(1)) - 1];
     if (!entry) continue;
     const [side, other] = key.startsWith("t") ? [entry.term, entry.expansion] : [entry.expansion, entry.term];
-    for (const lexeme of side) if (query.has(lexeme)) alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), other]);
+    const alternative = { lexemes: other, needed: Math.ceil(other.length * HELD[entry.pair.kind] - 1e-9) };
+    for (const lexeme of side) if (query.has(lexeme)) alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), alternative]);
   }
   return alternatives;
 }

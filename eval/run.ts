@@ -68,7 +68,7 @@ async function tune(services: Services, imported: ImportedSet, set: JudgedSet): 
 }
 
 /** `--tune-vocabulary`: the weight of a word matched through the workspace's vocabulary (0: vocabulary off). */
-const VOCABULARY_WEIGHTS = [0, 0.5, 0.8, 1];
+const VOCABULARY_WEIGHTS = [0, 0.5, 0.8, 0.9, 1];
 
 async function tuneVocabulary(services: Services, imported: ImportedSet, set: JudgedSet): Promise<void> {
   console.log("vocabularyWeight | hit@3 artifacts (paraphrase) memories queryIntelligence | MRR@10 artifacts memories queryIntelligence | unrelated results");

@@ -22,7 +22,7 @@ export const FUSION = {
    * How much a query word counts when a candidate holds, instead of it, the other side of a
    * vocabulary entry ("mean time between failures" for "MTBF"): times that side's best field.
    */
-  vocabularyWeight: 0.8,
+  vocabularyWeight: 0.9,
 };
 
 export interface SearchCandidate {

@@ -5,6 +5,12 @@ import { Prisma } from "../generated/prisma/client";
 /** Texts a workspace's vocabulary is read from, at most this many. */
 const MAX_TEXTS = 2_000;
 
+/** What a workspace says its words mean, in the order written: definition memories, and table annotations' descriptions and use cases. */
+export interface DefinitionTexts {
+  definitions: string[];
+  annotations: string[];
+}
+
 /** A table's column names and the words its annotation describes it with. */
 export interface AnnotatedTable {
   columns: string[];
@@ -22,9 +28,9 @@ export function createVocabularyRepository(db: Db) {
      * What the workspace says its words mean: its active definition memories, and the
      * descriptions and use cases of its data sources' table annotations.
      */
-    async definitionTexts(workspaceId: string): Promise<string[]> {
-      const rows = await db.$queryRaw<Array<{ text: string }>>`
-        SELECT statement AS text FROM (
+    async definitionTexts(workspaceId: string): Promise<DefinitionTexts> {
+      const rows = await db.$queryRaw<Array<{ text: string; source: number }>>`
+        SELECT statement AS text, source FROM (
           SELECT m.statement, 0 AS source, m.created_at FROM memories m
           WHERE m.workspace_id = ${workspaceId} AND m.active AND m.type::text = 'definition'
           UNION ALL
@@ -41,7 +47,10 @@ export function createVocabularyRepository(db: Db) {
         ) AS texts(statement, source, created_at)
         ORDER BY source, created_at
         LIMIT ${MAX_TEXTS}`;
-      return rows.map((row) => row.text);
+      return {
+        definitions: rows.filter((row) => row.source === 0).map((row) => row.text),
+        annotations: rows.filter((row) => row.source === 1).map((row) => row.text),
+      };
     },
 
     /**

@@ -7,7 +7,7 @@
  * failures", and the other way round. docs/search.md has the rules and the judged-set figures.
  */
 
-import type { AnnotatedTable, VocabularyRepository } from "../repositories/vocabulary.repository";
+import type { AnnotatedTable, DefinitionTexts, VocabularyRepository } from "../repositories/vocabulary.repository";
 
 /**
  * Two ways of saying one thing, as written: an acronym and the name it stands for, or a defined
@@ -45,11 +45,24 @@ const NAME_THEN_ACRONYM = new RegExp(String.raw`((?:[A-Za-z][\w'-]*\s+){0,5}[A-Z
 const ACRONYM_DEFINED = new RegExp(String.raw`^(?:(?:[Aa]n?|[Tt]he)\s+)?(${ACRONYM})(?:\s+[a-z]+)?\s*(?:means|is|are|stands for|:)\s+(?:(?:the|an?)\s+)?(.+)$`, "s");
 /**
  * "Pass churn is the share of subscriptions cancelled …", "A churned account has no active paid
- * subscription …": a term of up to 3 words, defined by what it is or what it has.
+ * subscription …", "Activation refers to …": a term of up to 3 words, defined by what it is or
+ * what it has. The longer verbs come first, so that "is defined as" is not read as "is" followed
+ * by "defined as …".
  */
-const TERM_DEFINED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s+(?:means|is|are|has|have)\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
-/** Words of a definition kept as the term's other side: enough to recognise it, few enough to be asked. */
-const DEFINITION_WORDS = 8;
+const TERM_DEFINED =
+  /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s+(?:is defined as|are defined as|refers to|refer to|denotes|stands for|means|is|are|has|have)\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
+/**
+ * "Churn: customers leaving …": a term before a colon. Read in definition memories only: a table's
+ * description uses the colon for lists ("Every payment: passes, single rides …").
+ */
+const TERM_LABELLED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s*:\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
+/**
+ * Words of a definition kept as the term's other side: enough to recognise it, few enough that a
+ * question holds two thirds of them (5 rather than 8: the judged set reads the same, query
+ * intelligence MRR@10 0.87 → 0.88; "why are customers leaving" applies "Churn: customers leaving
+ * during the month, …").
+ */
+const DEFINITION_WORDS = 5;
 
 /** Where the name ends and the rest of the definition begins. */
 const CLAUSE_END = /[:;,.()]|\s(?:who|which|that|where|when|with|for|of all|excluding)\s/;
@@ -76,8 +89,11 @@ function abbreviates(acronym: string, name: string): boolean {
   return letters.length > 0 && firsts[0] === letters[0];
 }
 
-/** The pairs the texts define, each acronym once (its first definition wins). */
-export function vocabularyPairs(texts: string[]): VocabularyPair[] {
+/**
+ * The pairs the texts define, each acronym once (its first definition wins): definition memories,
+ * then annotation texts (descriptions and use cases of tables).
+ */
+export function vocabularyPairs(definitions: string[], annotations: string[] = []): VocabularyPair[] {
   const pairs = new Map<string, VocabularyPair>();
   const add = (term: string, expansion: string) => {
     const name = expansion.trim();
@@ -85,14 +101,15 @@ export function vocabularyPairs(texts: string[]): VocabularyPair[] {
     if (count < 2 || count > MAX_EXPANSION_WORDS || pairs.has(term) || initials(name)[0] !== term[0]!.toLowerCase()) return;
     pairs.set(term, { kind: "acronym", term, expansion: name });
   };
-  for (const text of texts) {
+  const texts = [...definitions.map((text) => ({ text, labels: true })), ...annotations.map((text) => ({ text, labels: false }))];
+  for (const { text, labels } of texts) {
     // "ARPU is average revenue per active rider": a definition says what the acronym stands for
     // even where the letters differ, so only its first letter must agree.
     const defined = ACRONYM_DEFINED.exec(text.trim());
     if (defined) add(defined[1]!, defined[2]!.split(CLAUSE_END)[0]!);
-    const term = defined ? undefined : TERM_DEFINED.exec(text.trim());
+    const term = defined ? undefined : (TERM_DEFINED.exec(text.trim()) ?? (labels ? TERM_LABELLED.exec(text.trim()) : null));
     if (term && !pairs.has(term[1]!.toLowerCase())) {
-      const definition = words(term[2]!).slice(0, DEFINITION_WORDS).join(" ");
+      const definition = words(term[2]!).slice(0, DEFINITION_WORDS).join(" ").replace(/,$/, "");
       if (words(definition).length >= 2) pairs.set(term[1]!.toLowerCase(), { kind: "definition", term: term[1]!, expansion: definition });
     }
     for (const match of text.matchAll(NAME_THEN_ACRONYM)) {
@@ -146,8 +163,8 @@ export function columnAcronymPairs(tables: AnnotatedTable[]): VocabularyPair[] {
  * The workspace's pairs: those its definitions and annotations state, then the acronyms its column
  * names spell, unless a definition already says what they stand for.
  */
-export function workspacePairs(texts: string[], tables: AnnotatedTable[]): VocabularyPair[] {
-  const stated = vocabularyPairs(texts);
+export function workspacePairs(texts: DefinitionTexts, tables: AnnotatedTable[]): VocabularyPair[] {
+  const stated = vocabularyPairs(texts.definitions, texts.annotations);
   const defined = new Set(stated.map((pair) => pair.term.toLowerCase()));
   const fromColumns = columnAcronymPairs(tables).filter((pair) => !defined.has(pair.term.toLowerCase()));
   return [...stated, ...fromColumns].slice(0, MAX_VOCABULARY_PAIRS);

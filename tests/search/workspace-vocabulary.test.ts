@@ -57,8 +57,8 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "acronym", term: "CAC", expansion: "customer acquisition cost" },
       { kind: "acronym", term: "PAYG", expansion: "pay-as-you-go riders" },
       { kind: "acronym", term: "NRR", expansion: "Net revenue retention" },
-      { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
-      { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
+      { kind: "definition", term: "commuter", expansion: "rider with at least 8" },
+      { kind: "definition", term: "churned account", expansion: "no active paid subscription and" },
     ]);
   });
 
@@ -68,7 +68,7 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "acronym", term: "VOR", expansion: "vehicles off road" },
       { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
     ]);
-    expect(workspacePairs([MTBF_DEFINITION], tables).map((pair) => [pair.term, pair.expansion])).toEqual([
+    expect(workspacePairs({ definitions: [MTBF_DEFINITION], annotations: [] }, tables).map((pair) => [pair.term, pair.expansion])).toEqual([
       ["MTBF", "mean time between failures"],
       ["VOR", "vehicles off road"],
     ]);
@@ -98,6 +98,23 @@ describe("the vocabulary a workspace defines", () => {
     expect(vectorText("vortex of pass churn", entries)).toBe("vortex of pass churn");
   });
 
+  it("reads a term defined after a colon (in a definition only) or by what it refers to", () => {
+    expect(
+      vocabularyPairs(
+        [
+          "Churn: customers leaving during the month, trials excluded.",
+          "Activation is defined as a first completed ride within 7 days of sign-up.",
+          "Dock health refers to the share of docks that lock and charge.",
+        ],
+        ["Every payment: passes, single rides and corporate invoices."],
+      ),
+    ).toEqual([
+      { kind: "definition", term: "Churn", expansion: "customers leaving during the month" },
+      { kind: "definition", term: "Activation", expansion: "first completed ride within 7" },
+      { kind: "definition", term: "Dock health", expansion: "share of docks that lock" },
+    ]);
+  });
+
   it("reads at most MAX_VOCABULARY_PAIRS pairs, even from one text", () => {
     const text = Array.from({ length: 300 }, (_, i) => `alpha beta gamma (AB${i})`).join(" and ");
     expect(vocabularyPairs([text])).toHaveLength(MAX_VOCABULARY_PAIRS);
@@ -109,6 +126,14 @@ describe("the vocabulary a workspace defines", () => {
       artifacts: ["Enterprise logo churn fell in Q2", "Scooter revenue grew"],
     });
     expect((await search(ws, "accounts with no active paid subscription")).map((result) => result.summary)).toEqual(["Enterprise logo churn fell in Q2"]);
+  });
+
+  it("finds the item named by a term a definition labels with a colon", async () => {
+    const ws = await workspaceWith({
+      definitions: [{ statement: "Churn: customers leaving during the month, trials excluded." }],
+      artifacts: ["Enterprise logo churn fell in Q2", "Scooter revenue grew"],
+    });
+    expect((await search(ws, "why are customers leaving")).map((result) => result.summary)).toEqual(["Enterprise logo churn fell in Q2"]);
   });
 
   it("finds the item named by a defined term for a question phrased as its definition", async () => {

@@ -8,7 +8,8 @@ import { createArtifactSearchRepository } from "../src/repositories/artifact-sea
 
 // `npx tsx bench/search-steps.ts`: the median time of each step of an artifact search over 1,000
 // bench artifacts (6,000 vectors), one at a time: the query embedding, the nearest vectors, the
-// candidate query with and without a vector, the whole service call. BENCH_DATABASE_URL measures
+// candidate statements with and without a vector, the whole service call (which runs the text
+// statement while the query is embedded). BENCH_DATABASE_URL measures
 // on that PostgreSQL server (its public schema is dropped!).
 
 async function main() {
@@ -29,8 +30,8 @@ async function main() {
   };
   await time("embedQuery", (i) => embeddings.embedQuery(texts[i % 3]!));
   await time("nearest (strategy chosen)", (i) => repo.nearest(ws.id, vectors[i % 3]!));
-  await time("candidates (nearest + hybrid SQL)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
-  await time("candidates, text only", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
+  await time("candidates, vector ready (text statement, then vector statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
+  await time("candidates, no vector (text statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
   const exact = createArtifactSearchRepository(database.prisma, { exactScanMaxVectors: 100_000 });
   await time("nearest, exact scan", (i) => exact.nearest(ws.id, vectors[i % 3]!));
   await time("candidates, exact scan", (i) => exact.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));

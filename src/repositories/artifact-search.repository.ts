@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
-import { hybridCandidatesSql, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 import type { QueryVector } from "../search/query-embedding";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
@@ -85,21 +85,19 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
      * similarity (that of its nearest vector row) and the query words it contains.
      */
     async candidates(workspaceId: string, query: HybridQuery): Promise<ArtifactCandidate[]> {
-      const strategy = query.vector ? await chooseStrategy(db, workspaceId, query.vector.model) : "exact";
-      return db.$queryRaw<ArtifactCandidate[]>(
-        hybridCandidatesSql(
-          {
-            table: "artifacts",
-            where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
-            columns: Prisma.sql`t.summary`,
-            vectors: {
-              nearest: (vector) => nearestQuery(strategy, workspaceId, vector),
-              similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
-                                                         WHERE e.artifact_id = t.id AND e.model = ${model})`,
-            },
+      return hybridCandidates(
+        (sql) => db.$queryRaw<ArtifactCandidate[]>(sql),
+        {
+          table: "artifacts",
+          where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
+          columns: Prisma.sql`t.summary`,
+          vectors: {
+            nearest: async (vector) => nearestQuery(await chooseStrategy(db, workspaceId, vector.model), workspaceId, vector),
+            similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
+                                                       WHERE e.artifact_id = t.id AND e.model = ${model})`,
           },
-          query,
-        ),
+        },
+        query,
       );
     },
 

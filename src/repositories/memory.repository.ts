@@ -2,7 +2,7 @@ import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import type { MemoryType } from "../generated/prisma/enums";
 import { newId } from "../lib/ids";
-import { hybridCandidatesSql, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 
 export interface MemoryRecord {
   id: string;
@@ -39,17 +39,16 @@ export function createMemoryRepository(db: DbTx) {
     /** Search candidates among the workspace's active memories, with their similarity and matched words. */
     searchActiveCandidates(workspaceId: string, query: HybridQuery): Promise<MemoryCandidate[]> {
       const active = Prisma.sql`t.workspace_id = ${workspaceId} AND t.active`;
-      return db.$queryRaw<MemoryCandidate[]>(
-        hybridCandidatesSql(
-          {
-            table: "memories",
-            where: active,
-            columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
-            vectors: ownColumnVectors("memories", active),
-            matchedTerms: true,
-          },
-          query,
-        ),
+      return hybridCandidates(
+        (sql) => db.$queryRaw<MemoryCandidate[]>(sql),
+        {
+          table: "memories",
+          where: active,
+          columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
+          vectors: ownColumnVectors("memories", active),
+          matchedTerms: true,
+        },
+        query,
       );
     },
 

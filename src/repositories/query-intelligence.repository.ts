@@ -1,7 +1,7 @@
 import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
-import { hybridCandidatesSql, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 
 export interface QueryPatternRecord {
   question: string;
@@ -28,30 +28,28 @@ const ofSource = (workspaceId: string, dataSourceId: string) =>
 export function createQueryIntelligenceRepository(db: DbTx) {
   return {
     searchPatternCandidates(workspaceId: string, dataSourceId: string, query: HybridQuery): Promise<QueryPatternCandidate[]> {
-      return db.$queryRaw<QueryPatternCandidate[]>(
-        hybridCandidatesSql(
-          {
-            table: "query_patterns",
-            where: ofSource(workspaceId, dataSourceId),
-            vectors: ownColumnVectors("query_patterns", ofSource(workspaceId, dataSourceId)),
-            columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
-          },
-          query,
-        ),
+      return hybridCandidates(
+        (sql) => db.$queryRaw<QueryPatternCandidate[]>(sql),
+        {
+          table: "query_patterns",
+          where: ofSource(workspaceId, dataSourceId),
+          vectors: ownColumnVectors("query_patterns", ofSource(workspaceId, dataSourceId)),
+          columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
+        },
+        query,
       );
     },
 
     searchLearningCandidates(workspaceId: string, dataSourceId: string, query: HybridQuery): Promise<ErrorLearningCandidate[]> {
-      return db.$queryRaw<ErrorLearningCandidate[]>(
-        hybridCandidatesSql(
-          {
-            table: "error_learnings",
-            where: ofSource(workspaceId, dataSourceId),
-            vectors: ownColumnVectors("error_learnings", ofSource(workspaceId, dataSourceId)),
-            columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
-          },
-          query,
-        ),
+      return hybridCandidates(
+        (sql) => db.$queryRaw<ErrorLearningCandidate[]>(sql),
+        {
+          table: "error_learnings",
+          where: ofSource(workspaceId, dataSourceId),
+          vectors: ownColumnVectors("error_learnings", ofSource(workspaceId, dataSourceId)),
+          columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
+        },
+        query,
       );
     },
 

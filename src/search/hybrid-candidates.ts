@@ -9,12 +9,13 @@ import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
 export const CANDIDATES_PER_HALF = 50;
 
 /**
- * What to search for: the caller's text, its vector when the embeddings provider answered, and the
+ * What to search for: the caller's text, its vector (undefined when the embeddings provider did
+ * not answer; a promise while it is being made, so that the words are searched meanwhile), and the
  * workspace's vocabulary (acronyms and their names), whose other side is searched too.
  */
 export interface HybridQuery {
   text: string;
-  vector?: QueryVector;
+  vector?: QueryVector | Promise<QueryVector | undefined>;
   vocabulary?: VocabularyEntry[];
 }
 
@@ -25,7 +26,7 @@ export interface HybridQuery {
  * different models are never compared).
  */
 export interface VectorSource {
-  nearest(query: QueryVector): Prisma.Sql;
+  nearest(query: QueryVector): Prisma.Sql | Promise<Prisma.Sql>;
   similarity(vector: Prisma.Sql, model: string): Prisma.Sql;
 }
 
@@ -82,24 +83,24 @@ export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: Vocabul
   };
 }
 
+/** Which half of a search one statement runs (see hybridCandidates). */
+type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[] };
+
 /**
- * One query that gathers candidates from the nearest vectors of the current model and from the
- * full-text hits, then reports for each its cosine similarity (null when it has no vector of this
- * model: vectors of different models are never compared), the query lexemes it contains with the
- * best field of each, and how common each query lexeme is in the collection. Without a query
- * vector (provider down) only the full-text half runs.
+ * One statement of a search.
+ * - text: the best full-text hits on any of the query's lexemes (its own and the vocabulary's),
+ *   each with the lexemes it contains and the best field of each, and how common each lexeme is in
+ *   the collection;
+ * - vector: the nearest items of the query's model, the `known` items (the text half's) too, each
+ *   with its cosine similarity (null when it has no vector of this model: vectors of different
+ *   models are never compared), and for the items the text half did not return, the lexemes they
+ *   contain.
  */
-export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQuery): Prisma.Sql {
+function candidatesSql(source: HybridSearchSource, query: { text: string; vocabulary: VocabularyEntry[] }, half: Half): Prisma.Sql {
   const table = Prisma.raw(`"${source.table}"`);
-  const lexemes = Prisma.sql`search_query.lexemes`;
   // Built once in search_query: as an expression over its lexemes it was rebuilt for every row tested.
   const tsQuery = Prisma.sql`search_query.tsquery`;
-  const vector = query.vector ? Prisma.sql`${toVectorLiteral(query.vector.vector)}::vector` : undefined;
-  // The nearest items come with their distance; only a full-text hit outside them has its
-  // similarity computed.
-  const nearest = query.vector ? source.vectors.nearest(query.vector) : Prisma.sql`SELECT NULL::text AS id, NULL::float8 AS distance WHERE false`;
-  const similarity = vector ? Prisma.sql`coalesce(1 - n.distance, ${source.vectors.similarity(vector, query.vector!.model)})` : Prisma.sql`NULL::float8`;
-  const vocabulary = query.vocabulary ?? [];
+  const vocabulary = query.vocabulary;
   // ts_debug is a SQL function the planner inlines: planned only where its answer is shown.
   const queryTerms = source.matchedTerms
     ? Prisma.sql`query_terms AS MATERIALIZED (
@@ -115,6 +116,39 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
             WHERE lexeme = ANY(matched.lexemes)
             GROUP BY lexeme ORDER BY min(qt.ord))`
     : Prisma.sql`ARRAY[]::text[]`;
+  // The candidates are materialised and joined from, so the per-row work below runs for at most
+  // 100 of them: the planner, without fresh statistics (PGlite never autovacuums), otherwise
+  // scanned the whole workspace and tested each row against the list (67 ms instead of a few at
+  // 1,000 artifacts). The nearest rows bring their distance; only a known row outside them has its
+  // similarity computed.
+  let candidates: Prisma.Sql;
+  let similarity = Prisma.sql`NULL::float8`;
+  let figures = Prisma.empty;
+  if (half.kind === "text") {
+    candidates = Prisma.sql`lexeme_stats AS (
+      SELECT (SELECT count(*) FROM ${table} t WHERE ${source.where})::int AS documents,
+             coalesce((SELECT json_object_agg(lexeme,
+                        (SELECT count(*) FROM ${table} t WHERE ${source.where} AND t.search_document @@ ${lexemeTsQuery(Prisma.sql`lexeme`)}))
+                       FROM search_query, unnest(search_query.lexemes) AS lexeme), '{}'::json) AS frequency
+    ),
+    nearest(id, distance) AS (SELECT NULL::text, NULL::float8 WHERE false),
+    candidate_ids(id, known) AS MATERIALIZED (
+      SELECT t.id, false FROM ${table} t, search_query WHERE ${source.where} AND t.search_document @@ ${tsQuery}
+      ORDER BY ts_rank(t.search_document, ${tsQuery}) DESC LIMIT ${CANDIDATES_PER_HALF}
+    )`;
+    figures = Prisma.sql`,
+      (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
+      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"`;
+  } else {
+    const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::vector`;
+    candidates = Prisma.sql`nearest AS MATERIALIZED (${half.nearest}),
+    candidate_ids(id, known) AS MATERIALIZED (
+      SELECT k.id, true FROM unnest(${half.known}::text[]) AS k(id)
+      UNION ALL
+      SELECT nearest.id, false FROM nearest WHERE NOT nearest.id = ANY(${half.known}::text[])
+    )`;
+    similarity = Prisma.sql`coalesce(1 - n.distance, ${source.vectors.similarity(vector, half.vector.model)})`;
+  }
   return Prisma.sql`
     WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
     vocabulary AS (
@@ -138,36 +172,53 @@ export function hybridCandidatesSql(source: HybridSearchSource, query: HybridQue
                    ARRAY(SELECT a.key FROM applied a ORDER BY a.key) AS applied
             FROM original o) q
     ),
-${queryTerms}    lexeme_stats AS (
-      SELECT (SELECT count(*) FROM ${table} t WHERE ${source.where})::int AS documents,
-             coalesce((SELECT json_object_agg(lexeme,
-                        (SELECT count(*) FROM ${table} t WHERE ${source.where} AND t.search_document @@ ${lexemeTsQuery(Prisma.sql`lexeme`)}))
-                       FROM search_query, unnest(search_query.lexemes) AS lexeme), '{}'::json) AS frequency
-    ),
-    nearest AS MATERIALIZED (${nearest}),
-    -- Materialised and joined from, so the per-row work below runs for at most 100 candidates: the
-    -- planner, without fresh statistics (PGlite never autovacuums), otherwise scanned the whole
-    -- workspace and tested each row against this list (67 ms instead of a few at 1,000 artifacts).
-    candidate_ids(id) AS MATERIALIZED (
-      SELECT nearest.id FROM nearest UNION
-      (SELECT t.id FROM ${table} t, search_query WHERE ${source.where} AND t.search_document @@ ${tsQuery}
-       ORDER BY ts_rank(t.search_document, ${tsQuery}) DESC LIMIT ${CANDIDATES_PER_HALF})
-    )
+    ${queryTerms}${candidates}
     SELECT ${source.columns}, t.id,
       ${similarity} AS similarity,
       coalesce(matched.lexemes, '{}') AS "matchedLexemes",
       coalesce(matched.weights, '{}') AS "matchedWeights",
-      ${matchedTerms} AS "matchedTerms",
-      lexeme_stats.documents, lexeme_stats.frequency AS "documentFrequency", search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"
+      ${matchedTerms} AS "matchedTerms"${figures}
     FROM candidate_ids c
     JOIN ${table} t ON t.id = c.id
     LEFT JOIN nearest n ON n.id = c.id
     CROSS JOIN search_query
-    CROSS JOIN lexeme_stats
     CROSS JOIN LATERAL (
       SELECT array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes,
              array_agg((SELECT min(w::text) FROM unnest(u.weights) AS w) ORDER BY u.lexeme) AS weights
-      FROM unnest(t.search_document) AS u WHERE u.lexeme = ANY(search_query.lexemes)
+      FROM unnest(t.search_document) AS u WHERE NOT c.known AND u.lexeme = ANY(search_query.lexemes)
     ) matched
     WHERE ${source.where}`;
+}
+
+/**
+ * The candidates of one search, from two statements: the text half starts at once, while the
+ * query's vector is still being made, and the vector half follows with the nearest items and the
+ * similarity of every candidate. The text half's candidates keep the lexemes it found; every row
+ * carries the collection's figures (lexemeStatsOf). Without a vector (provider down) only the text
+ * half runs.
+ */
+export async function hybridCandidates<C extends CandidateScores>(
+  run: (sql: Prisma.Sql) => Promise<C[]>,
+  source: HybridSearchSource,
+  query: HybridQuery,
+): Promise<C[]> {
+  const words = { text: query.text, vocabulary: query.vocabulary ?? [] };
+  const byText = run(candidatesSql(source, words, { kind: "text" }));
+  // Observed now, awaited below: a failure while the vector is awaited must not count as unhandled.
+  byText.catch(() => undefined);
+  const vector = await query.vector;
+  if (!vector) return byText;
+  const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
+  const known = new Map(textRows.map((row) => [row.id, row]));
+  const vectorRows = await run(candidatesSql(source, words, { kind: "vector", vector, nearest, known: [...known.keys()] }));
+  const figures = textRows[0] && {
+    documents: textRows[0].documents,
+    documentFrequency: textRows[0].documentFrequency,
+    queryLexemes: textRows[0].queryLexemes,
+    vocabularyApplied: textRows[0].vocabularyApplied,
+  };
+  return vectorRows.map((row) => {
+    const found = known.get(row.id);
+    return found ? { ...found, similarity: row.similarity } : { ...row, ...figures };
+  });
 }

@@ -23,7 +23,8 @@ export async function embedQuery(embeddings: EmbeddingsProvider, text: string, l
 
 /**
  * A search of one workspace: the text, the workspace's vocabulary, and the vector of the text with
- * the other names of the acronyms it uses (vectorText).
+ * the other names of the acronyms it uses (vectorText), still being made when this returns: the
+ * words are searched meanwhile (hybridCandidates).
  */
 export async function searchQuery(
   deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
@@ -31,5 +32,5 @@ export async function searchQuery(
   text: string,
 ): Promise<HybridQuery> {
   const vocabulary = await deps.vocabulary.entries(workspaceId);
-  return { text, vector: await embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger), vocabulary };
+  return { text, vector: embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger), vocabulary };
 }

@@ -1,0 +1,84 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { Prisma } from "../../src/generated/prisma/client";
+import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridSearchSource } from "../../src/search/hybrid-candidates";
+import type { QueryVector } from "../../src/search/query-embedding";
+import { createWorkspaceWithKey, importContent } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+const ROOT = path.resolve(__dirname, "../..");
+const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+
+let t: TestApp;
+let source: HybridSearchSource;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const ws = await createWorkspaceWithKey(t.services);
+  await importContent(t.services, ws.workspaceId, {
+    memories: [
+      { type: "rule", statement: "Report scooter churn by city." },
+      { type: "rule", statement: "Fleet reliability is measured per vehicle type." },
+    ],
+  });
+  await t.services.indexer.runOnce();
+  const where = Prisma.sql`t.workspace_id = ${ws.workspaceId} AND t.active`;
+  source = { table: "memories", where, columns: Prisma.sql`t.statement`, vectors: ownColumnVectors("memories", where) };
+}, 60_000);
+afterAll(() => t.close());
+
+/** The statements a search sends, in order, each named by its half ("text" has the collection's figures). */
+function recording() {
+  const sent: string[] = [];
+  const run = (sql: Prisma.Sql) => {
+    sent.push(sql.sql.includes("lexeme_stats") ? "text" : "vector");
+    return t.database.prisma.$queryRaw<Array<CandidateScores & { statement: string }>>(sql);
+  };
+  return { sent, run };
+}
+
+const vectorOf = async (text: string): Promise<QueryVector> => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model: t.services.embeddings.model });
+
+describe("the two statements of a search", () => {
+  it("sends the text statement before the query's vector is ready", async () => {
+    const { sent, run } = recording();
+    let release!: (vector: QueryVector) => void;
+    const pending = new Promise<QueryVector>((resolve) => (release = resolve));
+    const found = hybridCandidates(run, source, { text: "scooter churn", vector: pending });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent).toEqual(["text"]);
+    release(await vectorOf("scooter churn"));
+    const candidates = await found;
+    expect(sent).toEqual(["text", "vector"]);
+    expect(candidates.map((candidate) => candidate.statement).sort()).toEqual(["Fleet reliability is measured per vehicle type.", "Report scooter churn by city."]);
+  });
+
+  it("gives every candidate its similarity, and the words and figures the text statement found", async () => {
+    const { run } = recording();
+    const candidates = await hybridCandidates(run, source, { text: "scooter churn", vector: vectorOf("scooter churn") });
+    const byWords = candidates.find((candidate) => candidate.statement.startsWith("Report"))!;
+    const byMeaning = candidates.find((candidate) => candidate.statement.startsWith("Fleet"))!;
+    expect(byWords.similarity).toEqual(expect.any(Number));
+    expect(byWords.matchedLexemes).toEqual(["churn", "scooter"]);
+    expect(byMeaning.similarity).toEqual(expect.any(Number));
+    expect(byMeaning.matchedLexemes).toEqual([]);
+    for (const candidate of candidates) expect(candidate.queryLexemes).toEqual(expect.arrayContaining(["scooter", "churn"]));
+  });
+
+  it("runs the text statement alone when there is no vector", async () => {
+    const { sent, run } = recording();
+    const candidates = await hybridCandidates(run, source, { text: "scooter churn", vector: Promise.resolve(undefined) });
+    expect(sent).toEqual(["text"]);
+    expect(candidates.map((candidate) => candidate.similarity)).toEqual([null]);
+  });
+
+  it("reports a failed text statement to the caller, never as an unhandled rejection that would end the process", async () => {
+    const child = spawn(process.execPath, [TSX, "tests/support/failing-text-statement.ts"], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += String(chunk)));
+    child.stderr.on("data", (chunk) => (output += String(chunk)));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(output).toContain("caught: database gone");
+    expect(code).toBe(0);
+  }, 30_000);
+});

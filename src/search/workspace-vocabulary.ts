@@ -185,9 +185,9 @@ export interface Alternative {
 export const HELD = { acronym: 2 / 3, definition: 1 / 2 } as const;
 
 /**
- * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of the
- * third entry, `e3`: its expansion; see hybridCandidatesSql): for each query lexeme of that side,
- * the other side's lexemes may stand in for it.
+ * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of
+ * the third entry, `e3`: its expansion; see `applied` in hybrid-candidates.ts): for each query
+ * lexeme of that side, the other side's lexemes may stand in for it.
  */
 export function alternativesOf(entries: VocabularyEntry[], applied: string[], queryLexemes: string[]): Map<string, Alternative[]> {
   const query = new Set(queryLexemes);

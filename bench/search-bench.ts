@@ -8,7 +8,7 @@ import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { Prisma } from "../src/generated/prisma/client";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
-import { createArtifactSearchRepository, nearestQuery, type NearestStrategy } from "../src/repositories/artifact-search.repository";
+import { createArtifactSearchRepository, nearestQuery, scansHnswIndex, type NearestStrategy } from "../src/repositories/artifact-search.repository";
 import { createServices } from "../src/services";
 
 // The artifact loop on the embedded database at a realistic size: two workspaces of N validated
@@ -72,22 +72,6 @@ async function explain(database: Database, strategy: NearestStrategy, workspaceI
   return plan.map((row) => row["QUERY PLAN"].replace(/'\[[^\]]*\]'/g, "'[…]'")).join("\n");
 }
 
-/**
- * Whether the strategy's query scans the HNSW index (the plan of the function it calls is not in
- * its EXPLAIN): the index's scan count within one transaction rises.
- */
-async function scansHnswIndex(database: Database, strategy: NearestStrategy, workspaceId: string, query: { vector: number[]; model: string }) {
-  // Scans not yet reported are counted in this backend's pending statistics, across transactions
-  // until they are flushed: the difference around the query is its own.
-  return database.prisma.$transaction(async (tx) => {
-    const scans = async () =>
-      (await tx.$queryRaw<[{ scans: number }]>`SELECT pg_stat_get_xact_numscans('artifact_embeddings_embedding_hnsw_idx'::regclass)::int AS scans`)[0].scans;
-    const before = await scans();
-    await tx.$queryRaw(nearestQuery(strategy, workspaceId, query));
-    return (await scans()) > before;
-  });
-}
-
 export async function runSearchBench(): Promise<void> {
   const logger = createLogger("silent");
   const embedded = await openMemoryDatabase();
@@ -123,7 +107,7 @@ export async function runSearchBench(): Promise<void> {
   const [queryVector] = await embeddings.embed([QUERIES[0]!]);
   const query = { vector: queryVector!, model: embeddings.model };
   const hnswPlan = await explain(database, "hnsw", target.id, query);
-  const usesHnsw = await scansHnswIndex(database, "hnsw", target.id, query);
+  const usesHnsw = await scansHnswIndex(database.prisma, nearestQuery("hnsw", target.id, query));
   console.log(`\nEXPLAIN ANALYZE, nearest neighbours of one workspace, as the search runs it at this size:\n${hnswPlan.replace(/^/gm, "  ")}`);
   console.log(`HNSW index used: ${usesHnsw ? "yes" : "NO"}`);
   console.log(`\nThe exact strategy, for comparison:\n${(await explain(database, "exact", target.id, query)).replace(/^/gm, "  ")}`);

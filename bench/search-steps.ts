@@ -9,8 +9,8 @@ import { createArtifactSearchRepository } from "../src/repositories/artifact-sea
 // `npx tsx bench/search-steps.ts`: the median time of each step of an artifact search over 1,000
 // bench artifacts (6,000 vectors), one at a time: the query embedding, the nearest vectors, the
 // candidate statements with and without a vector, the whole service call (which runs the text
-// statement while the query is embedded). BENCH_DATABASE_URL measures
-// on that PostgreSQL server (its public schema is dropped!).
+// statement while the query is embedded). BENCH_DATABASE_URL measures on that PostgreSQL server
+// (its public schema is dropped!).
 
 async function main() {
   const database = await openDatabase(process.env.BENCH_DATABASE_URL);

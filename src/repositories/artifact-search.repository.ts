@@ -46,6 +46,23 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
 }
 
 /**
+ * Whether a statement scans the HNSW index of artifact vectors (a function's plan is not in its
+ * caller's EXPLAIN): the index's scan count rises around it. For the tests and the bench, which
+ * check that each strategy takes its path.
+ */
+export async function scansHnswIndex(db: Db, statement: Prisma.Sql): Promise<boolean> {
+  // Scans not yet reported are counted in this backend's pending statistics, across transactions
+  // until they are flushed: the difference around the statement, in one transaction, is its own.
+  return db.$transaction(async (tx) => {
+    const scans = async () =>
+      (await tx.$queryRaw<[{ scans: number }]>`SELECT pg_stat_get_xact_numscans('artifact_embeddings_embedding_hnsw_idx'::regclass)::int AS scans`)[0].scans;
+    const before = await scans();
+    await tx.$queryRaw(statement);
+    return (await scans()) > before;
+  });
+}
+
+/**
  * How long a workspace's strategy is reused before its vectors are counted again. Both strategies
  * give correct answers, so a stale choice near the threshold only costs a little speed; counting
  * on every search cost a scan of the workspace's vectors per request.
@@ -56,7 +73,7 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
   const exactScanMaxVectors = options.exactScanMaxVectors ?? EXACT_SCAN_MAX_VECTORS;
   const strategies = new Map<string, { strategy: NearestStrategy; until: number }>();
 
-  async function chooseStrategy(db: Db, workspaceId: string, model: string): Promise<NearestStrategy> {
+  async function chooseStrategy(workspaceId: string, model: string): Promise<NearestStrategy> {
     const key = `${workspaceId}\u0000${model}`;
     const known = strategies.get(key);
     if (known && known.until > Date.now()) return known.strategy;
@@ -73,7 +90,7 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
 
   /** The artifacts nearest to the query in one workspace, each by its nearest vector, and the strategy used. */
   async function nearest(workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
-    const strategy = await chooseStrategy(db, workspaceId, query.model);
+    const strategy = await chooseStrategy(workspaceId, query.model);
     const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query));
     return { ids: rows.map((row) => row.id), strategy };
   }
@@ -92,7 +109,7 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
           where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
           columns: Prisma.sql`t.summary`,
           vectors: {
-            nearest: async (vector) => nearestQuery(await chooseStrategy(db, workspaceId, vector.model), workspaceId, vector),
+            nearest: async (vector) => nearestQuery(await chooseStrategy(workspaceId, vector.model), workspaceId, vector),
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
                                                        WHERE e.artifact_id = t.id AND e.model = ${model})`,
           },

@@ -1,6 +1,6 @@
 import { Prisma } from "../generated/prisma/client";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
-import type { LexemeStats, SearchCandidate } from "./hybrid-fusion";
+import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
 import type { QueryVector } from "./query-embedding";
 import { anyLexemeTsQuery, lexemeTsQuery, queryLexemes } from "./text-query";
 import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
@@ -81,6 +81,11 @@ export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: Vocabul
     queryLexemes,
     alternatives: alternativesOf(vocabulary, first?.vocabularyApplied ?? [], queryLexemes),
   };
+}
+
+/** The candidates of a search ranked by the one scoring, with the query's vocabulary, cut to `limit`. */
+export function rankFound<C extends CandidateScores>(candidates: C[], query: HybridQuery, limit: number): Array<C & { score: number }> {
+  return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
 }
 
 /** Which half of a search one statement runs (see hybridCandidates). */

@@ -8,8 +8,7 @@ import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
-import { lexemeStatsOf } from "../search/hybrid-candidates";
-import { rankCandidates } from "../search/hybrid-fusion";
+import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
@@ -69,7 +68,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
     const query = await searchQuery(deps, workspaceId, text);
     const candidates = await deps.search.candidates(workspaceId, query);
-    const ranked = rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
+    const ranked = rankFound(candidates, query, limit);
     const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
     return ranked.flatMap((candidate) => {
       const record = records.get(candidate.id);

@@ -3,8 +3,7 @@ import { notFound } from "../http/api-error";
 import type { Logger } from "../lib/logger";
 import type { DataSourceRepository } from "../repositories/data-source.repository";
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
-import { lexemeStatsOf } from "../search/hybrid-candidates";
-import { rankCandidates } from "../search/hybrid-fusion";
+import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
@@ -31,8 +30,8 @@ export function createDataSourceService(deps: {
         deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
       ]);
       return {
-        patterns: rankCandidates(patterns, lexemeStatsOf(patterns, query.vocabulary), QUERY_INTELLIGENCE_LIMIT),
-        errorLearnings: rankCandidates(learnings, lexemeStatsOf(learnings, query.vocabulary), QUERY_INTELLIGENCE_LIMIT),
+        patterns: rankFound(patterns, query, QUERY_INTELLIGENCE_LIMIT),
+        errorLearnings: rankFound(learnings, query, QUERY_INTELLIGENCE_LIMIT),
       };
     },
   };

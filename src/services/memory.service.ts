@@ -1,8 +1,7 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
 import type { MemoryCandidate, MemoryRepository } from "../repositories/memory.repository";
-import { lexemeStatsOf } from "../search/hybrid-candidates";
-import { rankCandidates } from "../search/hybrid-fusion";
+import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
@@ -20,7 +19,7 @@ export function createMemoryService(deps: {
     async recall(workspaceId: string, text: string): Promise<Array<MemoryCandidate & { score: number }>> {
       const query = await searchQuery(deps, workspaceId, text);
       const candidates = await deps.memories.searchActiveCandidates(workspaceId, query);
-      return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), RECALL_LIMIT);
+      return rankFound(candidates, query, RECALL_LIMIT);
     },
   };
 }

@@ -112,7 +112,17 @@ describe("the review console in a browser", () => {
     await expect(page.locator("[data-block=Markdown] strong").textContent()).resolves.toBe("June pricing change");
     await expect(page.locator(".metric-change.direction-up").count()).resolves.toBe(1);
     await expect(page.locator(".metric-change.direction-down").count()).resolves.toBe(1);
-    await expect(page.locator("[data-block=ChartImage] img").evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0)).resolves.toBe(true);
+    // A lazy image loads once it is near the viewport, and may still be loading after `goto`: its
+    // size is read once it is decoded (decode() rejects for an image that fails to load).
+    const chart = page.locator("[data-block=ChartImage] img");
+    await chart.scrollIntoViewIfNeeded();
+    await expect(
+      chart.evaluate(async (img) => {
+        const image = img as unknown as { naturalWidth: number; decode(): Promise<void> };
+        await image.decode();
+        return image.naturalWidth > 0;
+      }),
+    ).resolves.toBe(true);
     await expect(page.locator("[data-block=DataTable] tbody tr").count()).resolves.toBe(3);
     // Provenance sits only inside the appendix, which starts closed.
     const evidence = page.locator("details.evidence");

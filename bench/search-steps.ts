@@ -4,7 +4,7 @@ import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { median } from "./load";
 import { benchArtifact, openDatabase } from "./pipeline-bench";
-import { createArtifactSearchRepository } from "../src/repositories/artifact-search.repository";
+import { createArtifactSearchRepository, nearestQuery } from "../src/repositories/artifact-search.repository";
 
 // `npx tsx bench/search-steps.ts`: the median time of each step of an artifact search over 1,000
 // bench artifacts (6,000 vectors), one at a time: the query embedding, the nearest vectors, the
@@ -32,9 +32,7 @@ async function main() {
   await time("nearest (strategy chosen)", (i) => repo.nearest(ws.id, vectors[i % 3]!));
   await time("candidates, vector ready (text statement, then vector statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
   await time("candidates, no vector (text statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
-  const exact = createArtifactSearchRepository(database.prisma, { exactScanMaxVectors: 100_000 });
-  await time("nearest, exact scan", (i) => exact.nearest(ws.id, vectors[i % 3]!));
-  await time("candidates, exact scan", (i) => exact.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
+  await time("nearest, exact scan", (i) => database.prisma.$queryRaw(nearestQuery("exact", ws.id, vectors[i % 3]!)));
   await time("searchWorkspace", (i) => services.artifacts.searchWorkspace(ws.id, texts[i % 3]!, 10));
   await embeddings.close(); await database.close();
 }

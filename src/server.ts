@@ -45,7 +45,10 @@ async function main(): Promise<void> {
   if (indexInProcess) services.indexer.start();
   // With INDEXER=worker the worker processes do the background work, housekeeping included.
   const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger, refreshPlannerStatistics: embedded });
-  if (indexInProcess) housekeeping.start();
+  if (indexInProcess) {
+    housekeeping.start();
+    services.vectorIndexMaintenance.start();
+  }
   const app = buildApp({
     services,
     logger,
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
     deadline.unref();
     // Background work stops now, not after the requests: the index batch in flight is abandoned
     // (its rows stay pending) and a housekeeping pass ends after its current statement.
-    const backgroundStopped = Promise.all([services.indexer.stop(), housekeeping.stop()]);
+    const backgroundStopped = Promise.all([services.indexer.stop(), housekeeping.stop(), services.vectorIndexMaintenance.stop()]);
     const force = setTimeout(() => server.closeAllConnections(), REQUEST_GRACE_MS);
     force.unref();
     server.close(async () => {

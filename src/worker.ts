@@ -6,7 +6,9 @@ import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
+import { createVectorIndexRepository } from "./repositories/vector-index.repository";
 import { EmbeddingIndexer } from "./search/embedding-indexer";
+import { createVectorIndexMaintenance } from "./search/vector-index-maintenance";
 
 // The `worker` process type (`node dist/worker.js`): background work of a PostgreSQL deployment,
 // so that web processes only answer requests (INDEXER=worker). Any number may run: the indexer's
@@ -34,9 +36,10 @@ async function main(): Promise<void> {
   const jobs: BackgroundJob[] = [
     new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),
     createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
+    createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(database.prisma), logger, concurrently: true }),
   ];
   for (const job of jobs) job.start();
-  logger.info({ model: embeddings.model }, "worker started: embedding pending rows, housekeeping");
+  logger.info({ model: embeddings.model }, "worker started: embedding pending rows, workspaces' own vector indexes, housekeeping");
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -3,6 +3,7 @@ import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
 import { hybridCandidates, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
 import type { QueryVector } from "../search/query-embedding";
+import { createVectorIndexRepository, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
 export const CANDIDATES_PER_SIDE = 50;
@@ -12,22 +13,15 @@ export const VECTORS_PER_ARTIFACT = 6;
 
 export type NearestStrategy = "exact" | "hnsw";
 
-/**
- * Up to this many vectors in a workspace, nearest neighbours are found by an exact scan (always
- * correct, and fast at this size); above it, through the HNSW index.
- */
-export const EXACT_SCAN_MAX_VECTORS = 2_000;
-
 export type ArtifactCandidate = CandidateScores;
 
 /**
  * The nearest artifacts of one workspace by one strategy, as rows of (id, distance), each artifact
- * by its nearest vector row. Left to itself the planner picks either plan unreliably, so each
- * strategy leaves it one path:
- * - exact: the ordering is an expression the HNSW index cannot serve, so every vector of the
- *   workspace is compared;
- * - hnsw: the function `artifact_nearest_hnsw` (migration `20261123090000`), whose own settings
- *   steer its plan to the index and its scan to fill the limit.
+ * by its nearest vector row:
+ * - exact: every vector of the workspace compared (the ordering is an expression no index can
+ *   serve); what a workspace gets until it has an index of its own;
+ * - hnsw: the workspace's own HNSW index, through `nearest_in_workspace_index` (migration
+ *   `search_at_scale`), whose settings keep the scan going until the limit is filled.
  */
 export function nearestQuery(strategy: NearestStrategy, workspaceId: string, query: QueryVector): Prisma.Sql {
   const vector = toVectorLiteral(query.vector);
@@ -35,62 +29,43 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
   // CANDIDATES_PER_SIDE different artifacts.
   const rows = CANDIDATES_PER_SIDE * VECTORS_PER_ARTIFACT;
   if (strategy === "hnsw") {
-    return Prisma.sql`SELECT id, distance FROM artifact_nearest_hnsw(${workspaceId}, ${query.model}, ${vector}::vector, ${rows}::int, ${CANDIDATES_PER_SIDE}::int)`;
+    return Prisma.sql`SELECT id, distance FROM nearest_in_workspace_index('artifact_embeddings', ${workspaceId}, NULL::text,
+                             ${vector}::halfvec, ${query.model}, ${rows}::int, ${CANDIDATES_PER_SIDE}::int)`;
   }
   return Prisma.sql`
     SELECT id, min(distance) AS distance FROM (
-      SELECT artifact_id AS id, embedding <=> ${vector}::vector AS distance FROM artifact_embeddings
+      SELECT artifact_id AS id, embedding <=> ${vector}::halfvec AS distance FROM artifact_embeddings
       WHERE workspace_id = ${workspaceId} AND searchable AND model = ${query.model} AND embedding IS NOT NULL
-      ORDER BY (embedding <=> ${vector}::vector) + 0 LIMIT ${rows}) AS nearest
+      ORDER BY (embedding <=> ${vector}::halfvec) + 0 LIMIT ${rows}) AS nearest
     GROUP BY id ORDER BY min(distance), id LIMIT ${CANDIDATES_PER_SIDE}`;
 }
 
 /**
- * Whether a statement scans the HNSW index of artifact vectors (a function's plan is not in its
- * caller's EXPLAIN): the index's scan count rises around it. For the tests and the bench, which
- * check that each strategy takes its path.
+ * Whether a statement scans a workspace's own HNSW index of artifact vectors (a function's plan is
+ * not in its caller's EXPLAIN): the index's scan count rises around it. For the tests and the
+ * bench, which check that each strategy takes its path.
  */
-export async function scansHnswIndex(db: Db, statement: Prisma.Sql): Promise<boolean> {
+export async function scansHnswIndex(db: Db, workspaceId: string, statement: Prisma.Sql): Promise<boolean> {
+  const index = workspaceIndexName(workspaceId, "artifact_embeddings");
   // Scans not yet reported are counted in this backend's pending statistics, across transactions
   // until they are flushed: the difference around the statement, in one transaction, is its own.
   return db.$transaction(async (tx) => {
     const scans = async () =>
-      (await tx.$queryRaw<[{ scans: number }]>`SELECT pg_stat_get_xact_numscans('artifact_embeddings_embedding_hnsw_idx'::regclass)::int AS scans`)[0].scans;
+      (await tx.$queryRaw<[{ scans: number | null }]>`SELECT pg_stat_get_xact_numscans(to_regclass(${`"${index}"`}))::int AS scans`)[0].scans ?? 0;
     const before = await scans();
     await tx.$queryRaw(statement);
     return (await scans()) > before;
   });
 }
 
-/**
- * How long a workspace's strategy is reused before its vectors are counted again. Both strategies
- * give correct answers, so a stale choice near the threshold only costs a little speed; counting
- * on every search cost a scan of the workspace's vectors per request.
- */
-export const STRATEGY_TTL_MS = 60_000;
-
-export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVectors?: number } = {}) {
-  const exactScanMaxVectors = options.exactScanMaxVectors ?? EXACT_SCAN_MAX_VECTORS;
-  const strategies = new Map<string, { strategy: NearestStrategy; until: number }>();
-
-  async function chooseStrategy(workspaceId: string, model: string): Promise<NearestStrategy> {
-    const key = `${workspaceId}\u0000${model}`;
-    const known = strategies.get(key);
-    if (known && known.until > Date.now()) return known.strategy;
-    // Counting stops at the threshold: whether there are more is all the choice needs.
-    const [{ count }] = await db.$queryRaw<[{ count: number }]>`
-      SELECT count(*)::int AS count FROM (
-        SELECT 1 FROM artifact_embeddings WHERE workspace_id = ${workspaceId} AND searchable AND model = ${model}
-        LIMIT ${exactScanMaxVectors + 1}) AS capped`;
-    const strategy: NearestStrategy = count <= exactScanMaxVectors ? "exact" : "hnsw";
-    if (strategies.size > 10_000) strategies.clear();
-    strategies.set(key, { strategy, until: Date.now() + STRATEGY_TTL_MS });
-    return strategy;
+export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorIndexRepository = createVectorIndexRepository(db)) {
+  async function chooseStrategy(workspaceId: string): Promise<NearestStrategy> {
+    return (await vectorIndexes.indexedTables(workspaceId)).has("artifact_embeddings") ? "hnsw" : "exact";
   }
 
   /** The artifacts nearest to the query in one workspace, each by its nearest vector, and the strategy used. */
   async function nearest(workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
-    const strategy = await chooseStrategy(workspaceId, query.model);
+    const strategy = await chooseStrategy(workspaceId);
     const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query));
     return { ids: rows.map((row) => row.id), strategy };
   }
@@ -107,9 +82,10 @@ export function createArtifactSearchRepository(db: Db, options: { exactScanMaxVe
         {
           table: "artifacts",
           where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
+          collection: { workspaceId, name: "artifacts", keyOwner: "workspace_id", keyOwnerId: workspaceId },
           columns: Prisma.sql`t.summary`,
           vectors: {
-            nearest: async (vector) => nearestQuery(await chooseStrategy(workspaceId, vector.model), workspaceId, vector),
+            nearest: async (vector) => nearestQuery(await chooseStrategy(workspaceId), workspaceId, vector),
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
                                                        WHERE e.artifact_id = t.id AND e.model = ${model})`,
           },

@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { MemoryType } from "../generated/prisma/enums";
 import { newId } from "../lib/ids";
 import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { createVectorIndexRepository, type VectorIndexRepository } from "./vector-index.repository";
 
 export interface MemoryRecord {
   id: string;
@@ -24,7 +25,7 @@ export interface NewMemory {
 
 const MEMORY_FIELDS = { id: true, type: true, statement: true, goingForward: true, createdAt: true } as const;
 
-export function createMemoryRepository(db: DbTx) {
+export function createMemoryRepository(db: DbTx, vectorIndexes: VectorIndexRepository = createVectorIndexRepository(db)) {
   return {
     /** Active memories of the given types, newest first (ties by id, so the order is stable). */
     listActiveOfTypes(workspaceId: string, types: MemoryType[], limit: number): Promise<MemoryRecord[]> {
@@ -44,8 +45,12 @@ export function createMemoryRepository(db: DbTx) {
         {
           table: "memories",
           where: active,
+          collection: { workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: workspaceId },
           columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
-          vectors: ownColumnVectors("memories", active),
+          vectors: ownColumnVectors("memories", active, {
+            workspaceId,
+            hasOwnIndex: async () => (await vectorIndexes.indexedTables(workspaceId)).has("memories"),
+          }),
           matchedTerms: true,
         },
         query,

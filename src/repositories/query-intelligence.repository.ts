@@ -1,7 +1,8 @@
 import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
-import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery, type HybridSearchSource } from "../search/hybrid-candidates";
+import { createVectorIndexRepository, type VectorIndexRepository } from "./vector-index.repository";
 
 export interface QueryPatternRecord {
   question: string;
@@ -25,15 +26,25 @@ const ofSource = (workspaceId: string, dataSourceId: string) =>
   Prisma.sql`t.workspace_id = ${workspaceId} AND t.data_source_id = ${dataSourceId}`;
 
 /** Proven query patterns and past error learnings of a data source. */
-export function createQueryIntelligenceRepository(db: DbTx) {
+export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: VectorIndexRepository = createVectorIndexRepository(db)) {
+  /** One data source's rows of a table, each table a collection of its own. */
+  const ofSourceIn = (table: "query_patterns" | "error_learnings", workspaceId: string, dataSourceId: string) => ({
+    table,
+    where: ofSource(workspaceId, dataSourceId),
+    collection: { workspaceId, name: `${table}:${dataSourceId}`, keyOwner: "data_source_id", keyOwnerId: dataSourceId } satisfies HybridSearchSource["collection"],
+    vectors: ownColumnVectors(table, ofSource(workspaceId, dataSourceId), {
+      workspaceId,
+      scope: dataSourceId,
+      hasOwnIndex: async () => (await vectorIndexes.indexedTables(workspaceId)).has(table),
+    }),
+  });
+
   return {
     searchPatternCandidates(workspaceId: string, dataSourceId: string, query: HybridQuery): Promise<QueryPatternCandidate[]> {
       return hybridCandidates(
         (sql) => db.$queryRaw<QueryPatternCandidate[]>(sql),
         {
-          table: "query_patterns",
-          where: ofSource(workspaceId, dataSourceId),
-          vectors: ownColumnVectors("query_patterns", ofSource(workspaceId, dataSourceId)),
+          ...ofSourceIn("query_patterns", workspaceId, dataSourceId),
           columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
         },
         query,
@@ -44,9 +55,7 @@ export function createQueryIntelligenceRepository(db: DbTx) {
       return hybridCandidates(
         (sql) => db.$queryRaw<ErrorLearningCandidate[]>(sql),
         {
-          table: "error_learnings",
-          where: ofSource(workspaceId, dataSourceId),
-          vectors: ownColumnVectors("error_learnings", ofSource(workspaceId, dataSourceId)),
+          ...ofSourceIn("error_learnings", workspaceId, dataSourceId),
           columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
         },
         query,

@@ -2,11 +2,18 @@ import { Prisma } from "../generated/prisma/client";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
 import type { QueryVector } from "./query-embedding";
-import { anyLexemeTsQuery, lexemeTsQuery, queryLexemes } from "./text-query";
+import { anyLexemeTsQuery, queryLexemes } from "./text-query";
 import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
 
 /** How many ids each half of the search (nearest vectors, full-text hits) contributes before fusion. */
 export const CANDIDATES_PER_HALF = 50;
+
+/**
+ * How many full-text hits one search reads at most before ranking them: every hit while the
+ * query's words are held by fewer documents together, the rarest words' first beyond that
+ * (docs/search.md, "At scale").
+ */
+export const TEXT_HITS_READ = 1_000;
 
 /**
  * What to search for: the caller's text, its vector (undefined when the embeddings provider did
@@ -30,15 +37,28 @@ export interface VectorSource {
   similarity(vector: Prisma.Sql, model: string): Prisma.Sql;
 }
 
-/** A table whose items each hold one vector, in their own `embedding` column. */
-export function ownColumnVectors(table: HybridSearchSource["table"], where: Prisma.Sql): VectorSource {
+/**
+ * A table whose items each hold one vector, in their own `embedding` column, searched within one
+ * workspace: exactly, or through the workspace's own HNSW index once it has one (`hasOwnIndex`;
+ * migration `search_at_scale`). `scope` is the data source of a pattern or learning search.
+ */
+export function ownColumnVectors(
+  table: HybridSearchSource["table"],
+  where: Prisma.Sql,
+  own: { workspaceId: string; scope?: string; hasOwnIndex: () => Promise<boolean> },
+): VectorSource {
   const name = Prisma.raw(`"${table}"`);
   return {
-    nearest: (query) => {
-      const vector = Prisma.sql`${toVectorLiteral(query.vector)}::vector`;
+    nearest: async (query) => {
+      const vector = Prisma.sql`${toVectorLiteral(query.vector)}::halfvec`;
+      if (await own.hasOwnIndex()) {
+        return Prisma.sql`SELECT id, distance FROM nearest_in_workspace_index(${table}, ${own.workspaceId}, ${own.scope ?? null}::text,
+                                 ${vector}, ${query.model}, ${CANDIDATES_PER_HALF}::int, ${CANDIDATES_PER_HALF}::int)`;
+      }
+      // `+ 0`: an expression no index can order by, so that the plan is the exact scan it says.
       return Prisma.sql`SELECT t.id, t.embedding <=> ${vector} AS distance FROM ${name} t
                         WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL
-                        ORDER BY t.embedding <=> ${vector} LIMIT ${CANDIDATES_PER_HALF}`;
+                        ORDER BY (t.embedding <=> ${vector}) + 0 LIMIT ${CANDIDATES_PER_HALF}`;
     },
     similarity: (vector, model) => Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`,
   };
@@ -49,6 +69,12 @@ export interface HybridSearchSource {
   table: "artifacts" | "memories" | "query_patterns" | "error_learnings";
   /** Conditions every candidate meets, on alias `t`; the workspace condition first. */
   where: Prisma.Sql;
+  /**
+   * The collection the candidates are ranked in (search_term_counts: its documents and how many
+   * hold each word), and the owner of its full-text keys (search_keys: the workspace, or the data
+   * source of patterns and learnings), as the migration `search_at_scale` defines them.
+   */
+  collection: { workspaceId: string; name: string; keyOwner: "workspace_id" | "data_source_id"; keyOwnerId: string };
   /** The columns each candidate returns, on alias `t`. */
   columns: Prisma.Sql;
   vectors: VectorSource;
@@ -130,22 +156,42 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
   let similarity = Prisma.sql`NULL::float8`;
   let figures = Prisma.empty;
   if (half.kind === "text") {
-    candidates = Prisma.sql`lexeme_stats AS (
-      SELECT (SELECT count(*) FROM ${table} t WHERE ${source.where})::int AS documents,
-             coalesce((SELECT json_object_agg(lexeme,
-                        (SELECT count(*) FROM ${table} t WHERE ${source.where} AND t.search_document @@ ${lexemeTsQuery(Prisma.sql`lexeme`)}))
-                       FROM search_query, unnest(search_query.lexemes) AS lexeme), '{}'::json) AS frequency
+    const { workspaceId, name, keyOwner, keyOwnerId } = source.collection;
+    // The collection's figures are kept as rows change (search_term_counts): reading them costs
+    // the same at 100 documents as at 100,000. The full-text hits are read rarest word first,
+    // each word's postings up to what TEXT_HITS_READ leaves (quota), and only then ranked: with
+    // any-word matching, a common word of a large workspace otherwise had every holder ranked.
+    // Through the collection's own keys (search_keys), never another workspace's postings.
+    candidates = Prisma.sql`counts AS MATERIALIZED (
+      SELECT c.lexeme, c.documents FROM search_term_counts c, search_query
+      WHERE c.workspace_id = ${workspaceId} AND c.collection = ${name} AND (c.lexeme = '' OR c.lexeme = ANY(search_query.lexemes))
+    ),
+    lexeme_stats AS (
+      SELECT coalesce((SELECT c.documents FROM counts c WHERE c.lexeme = ''), 0) AS documents,
+             coalesce((SELECT json_object_agg(q.lexeme, coalesce(c.documents, 0))
+                       FROM search_query, unnest(search_query.lexemes) AS q(lexeme) LEFT JOIN counts c ON c.lexeme = q.lexeme), '{}'::json) AS frequency
+    ),
+    quotas AS (
+      SELECT c.lexeme, greatest(0, ${TEXT_HITS_READ} - coalesce(sum(c.documents) OVER (
+               ORDER BY c.documents, c.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS quota
+      FROM counts c WHERE c.lexeme <> '' AND c.documents > 0
+    ),
+    hits AS MATERIALIZED (
+      SELECT DISTINCT hit.id FROM quotas q CROSS JOIN LATERAL (
+        SELECT t.id FROM ${table} t
+        WHERE ${source.where} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
+        LIMIT q.quota) AS hit
     ),
     nearest(id, distance) AS (SELECT NULL::text, NULL::float8 WHERE false),
     candidate_ids(id, known) AS MATERIALIZED (
-      SELECT t.id, false FROM ${table} t, search_query WHERE ${source.where} AND t.search_document @@ ${tsQuery}
-      ORDER BY ts_rank(t.search_document, ${tsQuery}) DESC LIMIT ${CANDIDATES_PER_HALF}
+      SELECT t.id, false FROM hits JOIN ${table} t ON t.id = hits.id, search_query
+      ORDER BY ts_rank(t.search_document, ${tsQuery}) DESC, t.id LIMIT ${CANDIDATES_PER_HALF}
     )`;
     figures = Prisma.sql`,
       (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
       search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"`;
   } else {
-    const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::vector`;
+    const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::halfvec`;
     candidates = Prisma.sql`nearest AS MATERIALIZED (${half.nearest}),
     candidate_ids(id, known) AS MATERIALIZED (
       SELECT k.id, true FROM unnest(${half.known}::text[]) AS k(id)

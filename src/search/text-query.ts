@@ -10,11 +10,6 @@ export function queryLexemes(text: string | Prisma.Sql): Prisma.Sql {
   return Prisma.sql`tsvector_to_array(to_tsvector('english', ${text}) || to_tsvector('simple', search_identifier_text(${text})))`;
 }
 
-/** A tsquery for one lexeme, quoted so that characters meaningful to tsquery syntax cannot break it. */
-export function lexemeTsQuery(lexeme: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`to_tsquery('simple', '''' || replace(replace(${lexeme}, '\\', '\\\\'), '''', '''''') || '''')`;
-}
-
 /**
  * A tsquery that matches documents containing ANY of the lexemes (plainto_tsquery would demand
  * all of them, which a conversational question rarely satisfies).

@@ -31,6 +31,8 @@ import { createWorkspaceService } from "./workspace.service";
 import { EmbeddingIndexer, type IndexerOptions } from "../search/embedding-indexer";
 import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
+import { createVectorIndexRepository } from "../repositories/vector-index.repository";
+import { createVectorIndexMaintenance } from "../search/vector-index-maintenance";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
 
@@ -63,7 +65,9 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const artifacts = createArtifactRepository(db);
   // The directive store is its own dependency so that the briefing can survive it failing.
   const directives = createDirectiveRepository(db);
-  const memories = createMemoryRepository(db);
+  // One list of the workspaces' own vector indexes for every search, so that one cache serves them.
+  const vectorIndexes = createVectorIndexRepository(db);
+  const memories = createMemoryRepository(db, vectorIndexes);
   const signer = createDownloadSigner(files.signingSecret);
   const storage = createFileStorage(files.fileStorage, {
     blobs: createStoredBlobRepository(db),
@@ -84,13 +88,14 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     database,
     embeddings,
     indexer,
+    vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, concurrently: database.kind === "postgres" }),
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
     artifacts: createArtifactService({
       artifacts,
-      search: createArtifactSearchRepository(db),
+      search: createArtifactSearchRepository(db, vectorIndexes),
       idempotency: createIdempotencyRepository(db),
       inTransaction: (fn) =>
         db.$transaction((tx) => fn({ artifacts: createArtifactRepository(tx), idempotency: createIdempotencyRepository(tx) })),
@@ -111,7 +116,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     memories: createMemoryService({ memories, embeddings, logger, vocabulary }),
     dataSources: createDataSourceService({
       dataSources: createDataSourceRepository(db),
-      queryIntelligence: createQueryIntelligenceRepository(db),
+      queryIntelligence: createQueryIntelligenceRepository(db, vectorIndexes),
       embeddings,
       logger,
       vocabulary,

@@ -17,8 +17,17 @@ describe("applyMigrations", () => {
           "memories", "directives", "data_sources", "query_patterns", "error_learnings", "skills", "skill_files",
         ]),
       );
-      const hnsw = await db.executor.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%USING hnsw%'`);
-      expect(hnsw.length).toBeGreaterThanOrEqual(4);
+      // Vectors in half precision kept in the row; HNSW indexes come per large workspace, later (vector-index-maintenance).
+      const vectors = await db.executor.query<{ table: string; type: string; storage: string }>(
+        `SELECT attrelid::regclass::text AS table, format_type(atttypid, atttypmod) AS type, attstorage AS storage
+         FROM pg_attribute WHERE attname = 'embedding' AND attrelid::regclass::text IN ('artifact_embeddings', 'memories', 'query_patterns', 'error_learnings')`,
+      );
+      expect(vectors).toHaveLength(4);
+      for (const column of vectors) expect(column).toMatchObject({ type: "halfvec(512)", storage: "p" });
+      const keys = await db.executor.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE indexdef LIKE '%USING gin (search_keys(%'`);
+      expect(keys.map((index) => index.indexname).sort()).toEqual(
+        ["artifacts_search_keys_idx", "error_learnings_search_keys_idx", "memories_search_keys_idx", "query_patterns_search_keys_idx"],
+      );
     } finally {
       await db.close();
     }

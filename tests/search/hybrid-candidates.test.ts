@@ -23,7 +23,13 @@ beforeAll(async () => {
   });
   await t.services.indexer.runOnce();
   const where = Prisma.sql`t.workspace_id = ${ws.workspaceId} AND t.active`;
-  source = { table: "memories", where, columns: Prisma.sql`t.statement`, vectors: ownColumnVectors("memories", where) };
+  source = {
+    table: "memories",
+    where,
+    collection: { workspaceId: ws.workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: ws.workspaceId },
+    columns: Prisma.sql`t.statement`,
+    vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, hasOwnIndex: async () => false }),
+  };
 }, 60_000);
 afterAll(() => t.close());
 

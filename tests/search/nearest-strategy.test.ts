@@ -1,4 +1,8 @@
-import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansHnswIndex } from "../../src/repositories/artifact-search.repository";
+import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansHnswIndex, type NearestStrategy } from "../../src/repositories/artifact-search.repository";
+import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
+import type { QueryVector } from "../../src/search/query-embedding";
+import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
+import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -19,46 +23,64 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-async function nearest(workspaceId: string, text: string, exactScanMaxVectors: number) {
-  const repository = createArtifactSearchRepository(t.database.prisma, { exactScanMaxVectors });
-  const [vector] = await t.services.embeddings.embed([text]);
-  return repository.nearest(workspaceId, { vector: vector!, model: t.services.embeddings.model });
+/** Gives every workspace with more than `minDocuments` searchable documents on a table its own index, as the worker does. */
+function maintainIndexes(minDocuments: number) {
+  return createVectorIndexMaintenance({
+    vectorIndexes: createVectorIndexRepository(t.database.prisma),
+    logger: createLogger("silent"),
+    concurrently: false,
+    minDocuments,
+  }).runOnce();
 }
 
-/** Whether finding the nearest artifacts by this threshold's strategy scans the HNSW index. */
-async function readsHnswIndex(workspaceId: string, text: string, exactScanMaxVectors: number): Promise<boolean> {
-  const [vector] = await t.services.embeddings.embed([text]);
-  const strategy = (await nearest(workspaceId, text, exactScanMaxVectors)).strategy;
-  return scansHnswIndex(t.database.prisma, nearestQuery(strategy, workspaceId, { vector: vector!, model: t.services.embeddings.model }));
+const vectorOf = async (text: string): Promise<QueryVector> => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model: t.services.embeddings.model });
+
+/** The nearest artifacts as search finds them now (a fresh repository: no cached list of indexes). */
+async function nearest(workspaceId: string, text: string) {
+  return createArtifactSearchRepository(t.database.prisma).nearest(workspaceId, await vectorOf(text));
+}
+
+async function nearestBy(strategy: NearestStrategy, workspaceId: string, text: string): Promise<string[]> {
+  const rows = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, await vectorOf(text)));
+  return rows.map((row) => row.id);
 }
 
 describe("nearest-neighbour strategies", () => {
-  it("scans exactly while a workspace has few vectors", async () => {
-    expect((await nearest(small.workspaceId, "revenue forecast", 2000)).strategy).toBe("exact");
+  it("scans exactly while a workspace has no index of its own", async () => {
+    expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("exact");
+    expect(await scansHnswIndex(t.database.prisma, crowded.workspaceId, nearestQuery("exact", crowded.workspaceId, await vectorOf("revenue forecast")))).toBe(false);
   });
 
-  it("uses HNSW above the threshold and still finds a workspace's artifacts when other workspaces' vectors are nearer", async () => {
-    const result = await nearest(small.workspaceId, "Quarterly revenue forecast for enterprise accounts", 0);
-    expect(result.strategy).toBe("hnsw");
-    expect(new Set(result.ids)).toEqual(new Set([smallArtifact]));
+  it("gives an index of its own to a workspace past the size, and to no other", async () => {
+    const built = await maintainIndexes(10);
+    expect(built).toContainEqual({ workspaceId: crowded.workspaceId, table: "artifact_embeddings" });
+    expect(built.filter((due) => due.workspaceId === small.workspaceId)).toEqual([]);
+    expect(await maintainIndexes(10)).toEqual([]);
   });
 
-  it("reads the HNSW index above the threshold, and only there", async () => {
-    expect(await readsHnswIndex(crowded.workspaceId, "enterprise revenue forecast", 0)).toBe(true);
-    expect(await readsHnswIndex(crowded.workspaceId, "enterprise revenue forecast", 2000)).toBe(false);
+  it("reads the workspace's own HNSW index once it has one", async () => {
+    expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("hnsw");
+    expect(await scansHnswIndex(t.database.prisma, crowded.workspaceId, nearestQuery("hnsw", crowded.workspaceId, await vectorOf("enterprise revenue forecast")))).toBe(true);
   });
 
   it("gives the same artifacts by either strategy", async () => {
-    const exact = await nearest(crowded.workspaceId, "enterprise revenue forecast", 2000);
-    const hnsw = await nearest(crowded.workspaceId, "enterprise revenue forecast", 0);
-    expect(new Set(hnsw.ids)).toEqual(new Set(exact.ids));
+    const exact = await nearestBy("exact", crowded.workspaceId, "enterprise revenue forecast");
+    const hnsw = await nearestBy("hnsw", crowded.workspaceId, "enterprise revenue forecast");
+    expect(new Set(hnsw)).toEqual(new Set(exact));
   });
 
   it("names each artifact once, by its nearest vector, up to the candidates of one side", async () => {
-    for (const threshold of [2000, 0]) {
-      const { ids } = await nearest(crowded.workspaceId, "enterprise revenue forecast", threshold);
+    for (const strategy of ["exact", "hnsw"] as const) {
+      const ids = await nearestBy(strategy, crowded.workspaceId, "enterprise revenue forecast");
       expect(ids).toHaveLength(CANDIDATES_PER_SIDE);
       expect(new Set(ids).size).toBe(ids.length);
     }
+  });
+
+  it("finds a small workspace's artifacts through its own index when other workspaces' vectors are nearer", async () => {
+    await maintainIndexes(0);
+    const result = await nearest(small.workspaceId, "Quarterly revenue forecast for enterprise accounts");
+    expect(result.strategy).toBe("hnsw");
+    expect(result.ids).toEqual([smallArtifact]);
   });
 });

@@ -6,7 +6,13 @@ import { hybridCandidates, ownColumnVectors } from "../../src/search/hybrid-cand
 // so this prints its line and exits 0 only when the failure reaches the caller alone.
 async function main(): Promise<void> {
   const where = Prisma.sql`true`;
-  const source = { table: "memories" as const, where, columns: Prisma.sql`t.statement`, vectors: ownColumnVectors("memories", where) };
+  const source = {
+    table: "memories" as const,
+    where,
+    collection: { workspaceId: "ws_none", name: "memories", keyOwner: "workspace_id" as const, keyOwnerId: "ws_none" },
+    columns: Prisma.sql`t.statement`,
+    vectors: ownColumnVectors("memories", where, { workspaceId: "ws_none", hasOwnIndex: async () => false }),
+  };
   const slowVector = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100));
   try {
     await hybridCandidates(() => Promise.reject(new Error("database gone")), source, { text: "scooter churn", vector: slowVector });

@@ -23,7 +23,7 @@ export async function startFloorServer(db: Db, embeddings: EmbeddingsProvider, w
         body = await db.$queryRawUnsafe(
           `SELECT a.id, a.summary, a.why FROM artifacts a WHERE a.id IN (
              SELECT artifact_id FROM artifact_embeddings WHERE workspace_id = $1 AND model = $2
-             ORDER BY embedding <=> $3::vector LIMIT 20)`,
+             ORDER BY embedding <=> $3::halfvec LIMIT 20)`,
           workspaceId,
           embeddings.model,
           vector,

@@ -32,7 +32,7 @@ async function main() {
   await time("nearest (strategy chosen)", (i) => repo.nearest(ws.id, vectors[i % 3]!));
   await time("candidates, vector ready (text statement, then vector statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]!, vector: vectors[i % 3]! }));
   await time("candidates, no vector (text statement)", (i) => repo.candidates(ws.id, { text: texts[i % 3]! }));
-  await time("nearest, exact scan", (i) => database.prisma.$queryRaw(nearestQuery("exact", ws.id, vectors[i % 3]!)));
+  await time("nearest, exact scan", (i) => database.prisma.$queryRaw(nearestQuery(ws.id, vectors[i % 3]!)));
   await time("searchWorkspace", (i) => services.artifacts.searchWorkspace(ws.id, texts[i % 3]!, 10));
   await embeddings.close(); await database.close();
 }

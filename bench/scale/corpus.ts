@@ -51,7 +51,7 @@ const QUESTION_FRAMES: Array<(m: string, s: string, r: string, p: string) => str
   (m, s, r, p) => `What drove the change in ${m} for ${s} in ${r} ${p}?`,
 ];
 
-/** A few hundred template sentences: per domain 24 statements and 12 questions, and the definitions. */
+/** Several hundred template sentences: per domain 48 statements and 16 questions, and the definitions. */
 export function buildCorpus(): Corpus {
   const templates: Template[] = [];
   const seen = new Set<string>();
@@ -64,72 +64,18 @@ export function buildCorpus(): Corpus {
     const metric = () => (random() < 0.6 ? pick(random, CORE_METRICS) : pick(random, domain.metrics));
     const segment = () => (random() < 0.6 ? pick(random, CORE_SEGMENTS) : pick(random, domain.segments));
     for (const text of domain.definitions) add({ kind: "definition", text, domain: d, metric: pick(random, domain.metrics), segment: "", region: "" });
-    for (let i = 0; i < 24; i++) {
+    for (let i = 0; i < 48; i++) {
       const [m, s, r] = [metric(), segment(), pick(random, REGIONS)];
       const text = STATEMENT_FRAMES[i % STATEMENT_FRAMES.length]!(m, pick(random, MOVES), s, r, pick(random, PERIODS), pick(random, domain.metrics));
       add({ kind: "statement", text, domain: d, metric: m, segment: s, region: r });
     }
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 16; i++) {
       const [m, s, r] = [metric(), segment(), pick(random, REGIONS)];
       add({ kind: "question", text: QUESTION_FRAMES[i % QUESTION_FRAMES.length]!(m, s, r, pick(random, PERIODS)), domain: d, metric: m, segment: s, region: r });
     }
   });
   return { words: wordList(), templates };
 }
-
-/** ~50 questions an analyst asks, in the seeded vocabulary (core metrics, segments, regions, the software domain's words). */
-export const ANALYST_QUESTIONS = [
-  "Why did churn rise for enterprise accounts in EMEA last quarter?",
-  "Which regions saw trial conversions drop after the price change?",
-  "How did net revenue retention change for annual contracts?",
-  "What drove the spike in support tickets from self-serve users?",
-  "Refunds by region over the holidays",
-  "Are mobile customers in Japan churning faster than last year?",
-  "What happened to gross margin in Germany in Q2?",
-  "Which new cohorts have the lowest renewal rate?",
-  "Did the redesign hurt signups in North America?",
-  "Compare ad spend and customer acquisition cost in APAC",
-  "Why is average order value falling for returning buyers?",
-  "Seat expansion among startups this month",
-  "Which integrations do workspace admins adopt first?",
-  "Plan upgrades for small businesses in the UK",
-  "How much revenue came from partners in Latin America?",
-  "Invoice disputes by billing plan in France",
-  "What is our NRR for enterprise accounts in Canada?",
-  "Is CAC going up for students in India?",
-  "Active users on mobile since the redesign",
-  "Feature adoption of dashboards by new cohorts",
-  "Did the discount campaign lift trial conversions in Brazil?",
-  "Churned accounts with open support tickets",
-  "Renewals at risk for annual contracts in Australia",
-  "Order volume year over year for small businesses",
-  "Why did signups stall in APAC in Q1?",
-  "Which segments drive most of the revenue growth?",
-  "Gross margin by product line last quarter",
-  "How do refunds relate to delivery delays?",
-  "Ad spend efficiency by campaign and region",
-  "Retention of self-serve users after onboarding changes",
-  "Enterprise pipeline forecast versus actual revenue",
-  "Which partners bring the highest average order value?",
-  "Trial to paid conversion for workspace admins",
-  "Licences unused by enterprise accounts in Germany",
-  "What explains the drop in active users over the holidays?",
-  "Support ticket backlog by region this month",
-  "Churn among mobile customers after the price change",
-  "Revenue per seat for startups in North America",
-  "Connectors with the most failed syncs",
-  "How did billing errors affect renewals?",
-  "Customer acquisition cost by marketing channel",
-  "Net revenue retention trend year over year",
-  "Which cohorts upgraded plans after the redesign?",
-  "Refund rate for returning buyers in the UK",
-  "Signups from partners versus paid campaigns",
-  "Where is gross margin recovering after the price change?",
-  "Engagement of students with dashboards",
-  "Seasonality of order volume in EMEA",
-  "Contracts that doubled seats this quarter",
-  "Why did revenue fall for small businesses in Japan?",
-];
 
 /** Text of one artifact, and which template and words its two vectors lean towards. */
 export interface ArtifactText {
@@ -176,24 +122,50 @@ const CLAUSES = [
   (a: string, b: string) => `mostly around ${a} and ${b}`,
   (a: string, b: string) => `after changes to ${a} and ${b}`,
 ];
+const WHY_FRAMES: Array<(t: Template, w: string[]) => string> = [
+  (t, [c, d, e, f, g, h, i, j]) =>
+    `${capitalised(t.metric)} moved after ${c} and ${d} changed; ${e}, ${f} and ${g} mattered most for ${t.segment} in ${t.region}. ` +
+    `The ${h} figures were checked against ${i} and ${j} before the review.`,
+  (t, [c, d, e, f, g, h, i, j]) =>
+    `${capitalised(t.segment)} in ${t.region} drove most of the change: ${c} and ${d} shifted first, then ${e}, ${f} and ${g}. ` +
+    `Figures come from the ${h} and ${i} tables, reconciled with ${j}.`,
+  (t, [c, d, e, f, g, h, i, j]) =>
+    `Compared with the previous period, ${t.metric} moved with ${c}, ${d} and ${e}. The effect is concentrated in ${t.segment} ` +
+    `(${t.region}), where ${f} and ${g} changed; ${h}, ${i} and ${j} were ruled out.`,
+];
 const identifier = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_|_$/g, "");
 
+function shuffled<T>(list: T[], random: Random): T[] {
+  const copy = [...list];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
 /**
- * The texts of one workspace of a domain: templates of its domain (and the core definitions),
- * the commoner ones used more, and its words drawn from its Zipf vocabulary.
+ * The texts of one workspace of a domain, its words drawn from its Zipf vocabulary. Its templates
+ * are every template of a kind, its own domain's (and the core definitions) first, in an order of
+ * the domain's; template i weighs 1/(i + 1)^0.6, so that a workspace writes mostly about its own
+ * subject and a few topics dominate, as in real ones, and about anything now and then.
  */
 export function workspaceWriter(corpus: Corpus, domain: number) {
   const { words } = corpus.words;
   const sample = zipfSampler(corpus.words, domain);
-  const own = (kind: TemplateKind) => corpus.templates.flatMap((t, i) => (t.kind === kind && (t.domain === domain || t.domain === "core") ? [i] : []));
-  const byKind = { statement: own("statement"), definition: own("definition"), question: own("question") };
-  // A few topics dominate a workspace, as in real ones: template i of a kind weighs 1/(i+1)^0.6.
+  const ranked = (kind: TemplateKind) => {
+    const random = randomFrom(`order:${domain}:${kind}`);
+    const ids = corpus.templates.flatMap((t, i) => (t.kind === kind ? [i] : []));
+    const own = (id: number) => [domain, "core"].includes(corpus.templates[id]!.domain);
+    const order = [...shuffled(ids.filter(own), random), ...shuffled(ids.filter((id) => !own(id)), random)];
+    let total = 0;
+    return { order, cumulative: order.map((_, i) => (total += 1 / (i + 1) ** 0.6)) };
+  };
+  const byKind = { statement: ranked("statement"), definition: ranked("definition"), question: ranked("question") };
   const template = (random: Random, kind: TemplateKind) => {
-    const ids = byKind[kind];
-    const weights = ids.map((_, i) => 1 / (i + 1) ** 0.6);
-    let target = random() * weights.reduce((sum, w) => sum + w, 0);
-    for (let i = 0; i < ids.length; i++) if ((target -= weights[i]!) <= 0) return ids[i]!;
-    return ids[ids.length - 1]!;
+    const { order, cumulative } = byKind[kind];
+    const target = random() * cumulative[cumulative.length - 1]!;
+    return order[Math.min(order.length - 1, cumulative.findIndex((upTo) => upTo >= target))]!;
   };
   const draw = (random: Random, count: number) => Array.from({ length: count }, () => sample(random));
 
@@ -206,8 +178,7 @@ export function workspaceWriter(corpus: Corpus, domain: number) {
       return {
         template: id,
         summary: `${t.text}, ${pick(random, CLAUSES)(a!, b!)}`,
-        why: `${capitalised(t.metric)} moved after ${c} and ${d} changed; ${e}, ${f} and ${g} mattered most for ${t.segment} in ${t.region}. ` +
-          `The ${h} figures were checked against ${i} and ${j} from the warehouse before the review.`,
+        why: pick(random, WHY_FRAMES)(t, [c, d, e, f, g, h, i, j] as string[]),
         keyFindings: [`${capitalised(t.metric)} changed by ${Math.floor(random() * 40) + 2}%`, `largest among ${t.segment} in ${t.region}`],
         recommendation: `Review ${a} and ${e} with the owners of ${t.segment}.`,
         headlineWords: [w[0]!, w[1]!],

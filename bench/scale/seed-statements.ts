@@ -4,7 +4,7 @@
 
 /** How far a row's words pull its vector from its template's, and how much noise is added. */
 export const WORD_WEIGHT = 0.35;
-const NOISE_SPREAD = 0.04;
+const NOISE_SPREAD = 0.03;
 
 /** Run once per seeding connection before any batch; the vectors come as `[…]` literals. */
 export const sessionSetup = [

@@ -18,8 +18,8 @@ import { randomFrom, type Random } from "./vocabulary";
 // Seeds a migrated database straight through SQL: workspaces of validated artifacts (two vector
 // rows each), active memories, a data source with query patterns and error learnings. Rows go in
 // by batches on two connections (both cores make vectors); the secondary indexes of the seeded
-// tables are dropped first and built once at the end, which is much faster than maintaining an
-// HNSW graph row by row.
+// tables are dropped first and built once at the end, which is much faster than maintaining
+// the GIN indexes row by row.
 
 export interface WorkspacePlan {
   name: string;
@@ -166,7 +166,7 @@ export async function seedDatabase(url: string, plans: WorkspacePlan[], corpus: 
     const rowsMs = performance.now() - started;
 
     const indexesStarted = performance.now();
-    // An HNSW graph built in memory is several times faster than one spilled to disk.
+    // Index builds sort and gather in memory when they have room to.
     await first.query("SET maintenance_work_mem = '1GB'");
     for (const index of indexes) await first.query(index.definition);
     return { workspaces: seeded.map(({ workspace }) => workspace), timings: { rowsMs, indexesMs: performance.now() - indexesStarted } };

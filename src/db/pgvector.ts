@@ -1,8 +1,8 @@
 import type { SqlExecutor } from "./migrations";
 
 /**
- * Search sets `hnsw.iterative_scan` (filtered HNSW scans that keep looking until they find enough
- * rows of one workspace), which pgvector added in 0.8.0.
+ * Search sets `ivfflat.iterative_scan` (index scans that read further lists until the other
+ * conditions have filled the limit), which pgvector added in 0.8.0, and stores `halfvec` (0.7.0).
  */
 export const REQUIRED_PGVECTOR_VERSION = "0.8.0";
 

@@ -1,36 +1,33 @@
 import type { Db } from "../db/database";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
-import { hybridCandidates, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, type CandidateScores, type HybridQuery, type OwnIndex } from "../search/hybrid-candidates";
 import type { QueryVector } from "../search/query-embedding";
-import { createVectorIndexRepository, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
+import { createVectorIndexRepository, VECTORS_PER_ARTIFACT, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
 export const CANDIDATES_PER_SIDE = 50;
 
-/** Vector rows of one artifact at most: its headline, body part 0, and up to 4 body chunks (the migration `artifact_body_chunks`). */
-export const VECTORS_PER_ARTIFACT = 6;
-
-export type NearestStrategy = "exact" | "hnsw";
+export type NearestStrategy = "exact" | "index";
 
 export type ArtifactCandidate = CandidateScores;
 
 /**
- * The nearest artifacts of one workspace by one strategy, as rows of (id, distance), each artifact
- * by its nearest vector row:
+ * The nearest artifacts of one workspace, as rows of (id, distance), each artifact by its nearest
+ * vector row, by one of two strategies:
  * - exact: every vector of the workspace compared (the ordering is an expression no index can
  *   serve); what a workspace gets until it has an index of its own;
- * - hnsw: the workspace's own HNSW index, through `nearest_in_workspace_index` (migration
- *   `search_at_scale`), whose settings keep the scan going until the limit is filled.
+ * - index (`own` given): the workspace's own index, through `nearest_in_workspace_index` (migration
+ *   `search_at_scale`), reading `probes` of its lists and more until the limit is filled.
  */
-export function nearestQuery(strategy: NearestStrategy, workspaceId: string, query: QueryVector): Prisma.Sql {
+export function nearestQuery(workspaceId: string, query: QueryVector, own?: OwnIndex): Prisma.Sql {
   const vector = toVectorLiteral(query.vector);
   // An artifact has up to VECTORS_PER_ARTIFACT rows: enough nearest rows are read for
   // CANDIDATES_PER_SIDE different artifacts.
   const rows = CANDIDATES_PER_SIDE * VECTORS_PER_ARTIFACT;
-  if (strategy === "hnsw") {
+  if (own) {
     return Prisma.sql`SELECT id, distance FROM nearest_in_workspace_index('artifact_embeddings', ${workspaceId}, NULL::text,
-                             ${vector}::halfvec, ${query.model}, ${rows}::int, ${CANDIDATES_PER_SIDE}::int)`;
+                             ${vector}::halfvec, ${query.model}, ${rows}::int, ${CANDIDATES_PER_SIDE}::int, ${own.probes}::int)`;
   }
   return Prisma.sql`
     SELECT id, min(distance) AS distance FROM (
@@ -41,11 +38,11 @@ export function nearestQuery(strategy: NearestStrategy, workspaceId: string, que
 }
 
 /**
- * Whether a statement scans a workspace's own HNSW index of artifact vectors (a function's plan is
+ * Whether a statement scans a workspace's own index of artifact vectors (a function's plan is
  * not in its caller's EXPLAIN): the index's scan count rises around it. For the tests and the
  * bench, which check that each strategy takes its path.
  */
-export async function scansHnswIndex(db: Db, workspaceId: string, statement: Prisma.Sql): Promise<boolean> {
+export async function scansOwnIndex(db: Db, workspaceId: string, statement: Prisma.Sql): Promise<boolean> {
   const index = workspaceIndexName(workspaceId, "artifact_embeddings");
   // Scans not yet reported are counted in this backend's pending statistics, across transactions
   // until they are flushed: the difference around the statement, in one transaction, is its own.
@@ -59,15 +56,16 @@ export async function scansHnswIndex(db: Db, workspaceId: string, statement: Pri
 }
 
 export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorIndexRepository = createVectorIndexRepository(db)) {
-  async function chooseStrategy(workspaceId: string): Promise<NearestStrategy> {
-    return (await vectorIndexes.indexedTables(workspaceId)).has("artifact_embeddings") ? "hnsw" : "exact";
+  /** The workspace's own index of artifact vectors, if it has one yet. */
+  async function ownIndex(workspaceId: string) {
+    return (await vectorIndexes.ownIndexes(workspaceId)).get("artifact_embeddings");
   }
 
   /** The artifacts nearest to the query in one workspace, each by its nearest vector, and the strategy used. */
   async function nearest(workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
-    const strategy = await chooseStrategy(workspaceId);
-    const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, query));
-    return { ids: rows.map((row) => row.id), strategy };
+    const own = await ownIndex(workspaceId);
+    const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, query, own));
+    return { ids: rows.map((row) => row.id), strategy: own ? "index" : "exact" };
   }
 
   return {
@@ -85,7 +83,7 @@ export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorInde
           collection: { workspaceId, name: "artifacts", keyOwner: "workspace_id", keyOwnerId: workspaceId },
           columns: Prisma.sql`t.summary`,
           vectors: {
-            nearest: async (vector) => nearestQuery(await chooseStrategy(workspaceId), workspaceId, vector),
+            nearest: async (vector) => nearestQuery(workspaceId, vector, await ownIndex(workspaceId)),
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
                                                        WHERE e.artifact_id = t.id AND e.model = ${model})`,
           },

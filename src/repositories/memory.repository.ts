@@ -49,7 +49,7 @@ export function createMemoryRepository(db: DbTx, vectorIndexes: VectorIndexRepos
           columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
           vectors: ownColumnVectors("memories", active, {
             workspaceId,
-            hasOwnIndex: async () => (await vectorIndexes.indexedTables(workspaceId)).has("memories"),
+            ownIndex: async () => (await vectorIndexes.ownIndexes(workspaceId)).get("memories"),
           }),
           matchedTerms: true,
         },

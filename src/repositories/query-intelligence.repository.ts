@@ -35,7 +35,7 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
     vectors: ownColumnVectors(table, ofSource(workspaceId, dataSourceId), {
       workspaceId,
       scope: dataSourceId,
-      hasOwnIndex: async () => (await vectorIndexes.indexedTables(workspaceId)).has(table),
+      ownIndex: async () => (await vectorIndexes.ownIndexes(workspaceId)).get(table),
     }),
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { DbTx } from "../db/database";
+import type { OwnIndex } from "../search/hybrid-candidates";
 
 /** The tables that hold vectors, each searched within one workspace. */
 export type VectorTable = "artifact_embeddings" | "memories" | "query_patterns" | "error_learnings";
@@ -12,6 +13,17 @@ const INDEXED_ROWS: Record<VectorTable, string> = {
   error_learnings: "",
 };
 
+/** Vector rows of one artifact at most: its headline, body part 0, and up to 4 body chunks (the migration `artifact_body_chunks`). */
+export const VECTORS_PER_ARTIFACT = 6;
+
+/** Vectors one document of a collection holds at most: an artifact several, the others one. */
+const MOST_VECTORS_PER_DOCUMENT: Record<VectorTable, number> = {
+  artifact_embeddings: VECTORS_PER_ARTIFACT,
+  memories: 1,
+  query_patterns: 1,
+  error_learnings: 1,
+};
+
 /** The collections (search_term_counts) whose sizes make up each table's share of a workspace. */
 const COLLECTIONS_OF: Record<VectorTable, string> = {
   artifact_embeddings: "artifacts",
@@ -19,6 +31,26 @@ const COLLECTIONS_OF: Record<VectorTable, string> = {
   query_patterns: "query_patterns:%",
   error_learnings: "error_learnings:%",
 };
+
+/**
+ * An own index is IVFFlat: lists of about this many vectors, built from the workspace's vectors
+ * at the time. On the 100,000-artifact workspace of `npm run bench:scale` (200,000 vectors),
+ * reading 30 lists of 250 vectors found 0.99 of the exact 10 nearest at 7 ms, 30 lists of 500
+ * the same at 11 ms; HNSW needed `m` 32, `ef_construction` 200 and `ef_search` 800 for 0.99 at
+ * 20 ms, and 8 times the build time (docs/search.md, "At scale").
+ */
+export const VECTORS_PER_LIST = 250;
+/** Past this many lists, k-means (which the build runs over a sample of 50 rows a list) costs more than larger lists do. */
+export const MAX_LISTS = 4_000;
+/** Lists a search reads at least; past 900 lists, the square root of their number (pgvector's advice). */
+export const MIN_PROBES = 30;
+/** An index is rebuilt once its workspace holds this many times the documents it was built from: lists grow with every row added, and their centres stay where they were. */
+export const REBUILD_GROWTH = 2;
+
+/** How many lists a search reads in an index of `lists` lists. */
+export function probesFor(lists: number): number {
+  return Math.min(lists, Math.max(MIN_PROBES, Math.ceil(Math.sqrt(lists))));
+}
 
 /**
  * How long a workspace's list of own indexes is reused. A new index is used at most this long
@@ -33,66 +65,88 @@ function literal(value: string): string {
 
 /** The name of a workspace's index on a table: stable, short enough for PostgreSQL's 63 bytes. */
 export function workspaceIndexName(workspaceId: string, table: VectorTable): string {
-  return `${table}_hnsw_${createHash("sha256").update(workspaceId).digest("hex").slice(0, 16)}`;
+  return `${table}_own_${createHash("sha256").update(workspaceId).digest("hex").slice(0, 16)}`;
 }
 
 /**
- * HNSW indexes of one workspace each (migration `search_at_scale`): one index shared by every
+ * Vector indexes of one workspace each (migration `search_at_scale`): one index shared by every
  * workspace, filtered after the scan, visits others' vectors and returns fewer rows than asked
  * for a small workspace; a partial index per large workspace holds only its own rows.
  */
 export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number } = {}) {
   const ttlMs = options.ttlMs ?? VECTOR_INDEX_LOOKUP_TTL_MS;
-  const known = new Map<string, { tables: Set<VectorTable>; until: number }>();
+  const known = new Map<string, { indexes: Map<VectorTable, OwnIndex>; until: number }>();
 
   return {
-    /** The tables on which a workspace has an index of its own. */
-    async indexedTables(workspaceId: string): Promise<Set<VectorTable>> {
+    /** The workspace's own indexes, by table. */
+    async ownIndexes(workspaceId: string): Promise<Map<VectorTable, OwnIndex>> {
       const cached = known.get(workspaceId);
-      if (cached && cached.until > Date.now()) return cached.tables;
-      const rows = await db.$queryRaw<Array<{ table: VectorTable }>>`
-        SELECT vector_table AS "table" FROM workspace_vector_indexes WHERE workspace_id = ${workspaceId}`;
-      const tables = new Set(rows.map((row) => row.table));
+      if (cached && cached.until > Date.now()) return cached.indexes;
+      const rows = await db.$queryRaw<Array<{ table: VectorTable; probes: number }>>`
+        SELECT vector_table AS "table", probes FROM workspace_vector_indexes WHERE workspace_id = ${workspaceId}`;
+      const indexes = new Map(rows.map((row) => [row.table, { probes: row.probes }]));
       if (known.size > 10_000) known.clear();
-      known.set(workspaceId, { tables, until: Date.now() + ttlMs });
-      return tables;
-    },
-
-    /** Workspaces whose searchable documents on a table number more than `minDocuments`, and which have no index of their own there. */
-    async due(minDocuments: number): Promise<Array<{ workspaceId: string; table: VectorTable }>> {
-      const tables = Object.keys(COLLECTIONS_OF) as VectorTable[];
-      return db.$queryRaw<Array<{ workspaceId: string; table: VectorTable }>>`
-        SELECT c.workspace_id AS "workspaceId", v.vector_table AS "table"
-        FROM search_term_counts c
-        JOIN unnest(${tables}::text[], ${tables.map((table) => COLLECTIONS_OF[table])}::text[]) AS v(vector_table, collections)
-          ON c.collection LIKE v.collections
-        WHERE c.lexeme = '' AND c.documents > 0
-          AND NOT EXISTS (SELECT 1 FROM workspace_vector_indexes i WHERE i.workspace_id = c.workspace_id AND i.vector_table = v.vector_table)
-        GROUP BY c.workspace_id, v.vector_table
-        HAVING sum(c.documents) > ${minDocuments}
-        ORDER BY sum(c.documents) DESC`;
+      known.set(workspaceId, { indexes, until: Date.now() + ttlMs });
+      return indexes;
     },
 
     /**
-     * Builds a workspace's index on a table and lists it. Concurrently where the database allows
-     * it, so that writes to the table go on meanwhile; an index left invalid by a build that
-     * failed is dropped and built again.
+     * Workspaces with more than `minVectors` searchable vectors on a table and no index of their
+     * own there, or one built from fewer than 1/REBUILD_GROWTH of the documents they hold now.
+     * The kept document counts pick the candidates; only their artifact vectors are counted.
      */
-    async create(workspaceId: string, table: VectorTable, { concurrently }: { concurrently: boolean }): Promise<string> {
+    async due(minVectors: number): Promise<Array<{ workspaceId: string; table: VectorTable; documents: number }>> {
+      const tables = Object.keys(COLLECTIONS_OF) as VectorTable[];
+      return db.$queryRaw<Array<{ workspaceId: string; table: VectorTable; documents: number }>>`
+        WITH sizes AS (
+          SELECT c.workspace_id, v.vector_table, sum(c.documents)::int AS documents
+          FROM search_term_counts c
+          JOIN unnest(${tables}::text[], ${tables.map((table) => COLLECTIONS_OF[table])}::text[], ${tables.map((table) => MOST_VECTORS_PER_DOCUMENT[table])}::int[])
+            AS v(vector_table, collections, most) ON c.collection LIKE v.collections
+          WHERE c.lexeme = '' AND c.documents > 0
+          GROUP BY c.workspace_id, v.vector_table
+          HAVING sum(c.documents) * max(v.most) > ${minVectors}
+        )
+        SELECT s.workspace_id AS "workspaceId", s.vector_table AS "table", s.documents
+        FROM sizes s LEFT JOIN workspace_vector_indexes i ON i.workspace_id = s.workspace_id AND i.vector_table = s.vector_table
+        WHERE CASE
+          WHEN i.documents IS NOT NULL THEN s.documents > i.documents * ${REBUILD_GROWTH}
+          WHEN s.vector_table = 'artifact_embeddings' THEN (
+            SELECT count(*) FROM artifact_embeddings e WHERE e.workspace_id = s.workspace_id AND e.searchable AND e.embedding IS NOT NULL) > ${minVectors}
+          ELSE s.documents > ${minVectors}
+        END
+        ORDER BY s.documents DESC`;
+    },
+
+    /**
+     * Builds (or rebuilds) a workspace's index on a table and lists it. Concurrently where the
+     * database allows it, so that writes to the table go on meanwhile. A rebuild makes the new
+     * index beside the old one and drops the old one only then: searches never fall back to the
+     * exact scan. An index left invalid by a build that failed is dropped and built again.
+     */
+    async create(workspaceId: string, table: VectorTable, { concurrently, documents }: { concurrently: boolean; documents: number }): Promise<string> {
       const name = workspaceIndexName(workspaceId, table);
-      const [existing] = await db.$queryRaw<Array<{ valid: boolean }>>`
-        SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass(${`"${name}"`})`;
+      const next = `${name}_next`;
       const how = concurrently ? "CONCURRENTLY " : "";
-      if (existing && !existing.valid) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
-      if (!existing?.valid) {
-        await db.$executeRawUnsafe(
-          `CREATE INDEX ${how}IF NOT EXISTS "${name}" ON "${table}" USING hnsw (embedding halfvec_cosine_ops)
-           WHERE workspace_id = ${literal(workspaceId)}${INDEXED_ROWS[table]}`,
-        );
+      const rows = `workspace_id = ${literal(workspaceId)}${INDEXED_ROWS[table]}`;
+      const validity = async (index: string) =>
+        (await db.$queryRaw<Array<{ valid: boolean }>>`SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass(${`"${index}"`})`)[0]?.valid;
+      const [{ vectors }] = await db.$queryRawUnsafe<[{ vectors: number }]>(
+        `SELECT count(*)::int AS vectors FROM "${table}" WHERE ${rows} AND embedding IS NOT NULL`,
+      );
+      const lists = Math.min(MAX_LISTS, Math.max(1, Math.ceil(vectors / VECTORS_PER_LIST)));
+      const current = await validity(name);
+      const target = current ? next : name;
+      if ((await validity(target)) !== undefined) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${target}"`);
+      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON "${table}" USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
+      if (target === next) {
+        await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
+        await db.$executeRawUnsafe(`ALTER INDEX "${next}" RENAME TO "${name}"`);
       }
       await db.$executeRaw`
-        INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name) VALUES (${workspaceId}, ${table}, ${name})
-        ON CONFLICT (workspace_id, vector_table) DO NOTHING`;
+        INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name, documents, probes)
+        VALUES (${workspaceId}, ${table}, ${name}, ${documents}, ${probesFor(lists)})
+        ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = now()`;
       known.delete(workspaceId);
       return name;
     },

@@ -1,17 +1,17 @@
 import type { Database } from "../db/database";
 import { createLogger } from "../lib/logger";
 import { createVectorIndexRepository } from "../repositories/vector-index.repository";
-import { createVectorIndexMaintenance, OWN_INDEX_MIN_DOCUMENTS } from "./vector-index-maintenance";
+import { createVectorIndexMaintenance, OWN_INDEX_MIN_VECTORS } from "./vector-index-maintenance";
 
 /**
  * Brings a database's search structures up to date with its rows at once (what the worker
  * otherwise does in the background): for seeding tools and the scale bench.
  */
-export async function maintainSearchNow(database: Database, minDocuments = OWN_INDEX_MIN_DOCUMENTS): Promise<void> {
+export async function maintainSearchNow(database: Database, minVectors = OWN_INDEX_MIN_VECTORS): Promise<void> {
   await createVectorIndexMaintenance({
     vectorIndexes: createVectorIndexRepository(database.prisma),
     logger: createLogger("warn"),
     concurrently: database.kind === "postgres",
-    minDocuments,
+    minVectors,
   }).runOnce();
 }

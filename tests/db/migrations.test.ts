@@ -17,7 +17,7 @@ describe("applyMigrations", () => {
           "memories", "directives", "data_sources", "query_patterns", "error_learnings", "skills", "skill_files",
         ]),
       );
-      // Vectors in half precision kept in the row; HNSW indexes come per large workspace, later (vector-index-maintenance).
+      // Vectors in half precision kept in the row; vector indexes come per large workspace, later (vector-index-maintenance).
       const vectors = await db.executor.query<{ table: string; type: string; storage: string }>(
         `SELECT attrelid::regclass::text AS table, format_type(atttypid, atttypmod) AS type, attstorage AS storage
          FROM pg_attribute WHERE attname = 'embedding' AND attrelid::regclass::text IN ('artifact_embeddings', 'memories', 'query_patterns', 'error_learnings')`,

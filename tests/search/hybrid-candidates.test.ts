@@ -28,7 +28,7 @@ beforeAll(async () => {
     where,
     collection: { workspaceId: ws.workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: ws.workspaceId },
     columns: Prisma.sql`t.statement`,
-    vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, hasOwnIndex: async () => false }),
+    vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, ownIndex: async () => undefined }),
   };
 }, 60_000);
 afterAll(() => t.close());

@@ -1,5 +1,5 @@
-import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansHnswIndex, type NearestStrategy } from "../../src/repositories/artifact-search.repository";
-import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
+import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansOwnIndex, type NearestStrategy } from "../../src/repositories/artifact-search.repository";
+import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
 import type { QueryVector } from "../../src/search/query-embedding";
 import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
@@ -23,13 +23,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
-/** Gives every workspace with more than `minDocuments` searchable documents on a table its own index, as the worker does. */
-function maintainIndexes(minDocuments: number) {
+/** Gives every workspace with more than `minVectors` searchable vectors on a table its own index, as the worker does. */
+function maintainIndexes(minVectors: number) {
   return createVectorIndexMaintenance({
     vectorIndexes: createVectorIndexRepository(t.database.prisma),
     logger: createLogger("silent"),
     concurrently: false,
-    minDocuments,
+    minVectors,
   }).runOnce();
 }
 
@@ -40,37 +40,51 @@ async function nearest(workspaceId: string, text: string) {
   return createArtifactSearchRepository(t.database.prisma).nearest(workspaceId, await vectorOf(text));
 }
 
+/** The workspace's own index of artifact vectors, as search reads it. */
+async function ownIndex(workspaceId: string) {
+  return (await createVectorIndexRepository(t.database.prisma).ownIndexes(workspaceId)).get("artifact_embeddings");
+}
+
 async function nearestBy(strategy: NearestStrategy, workspaceId: string, text: string): Promise<string[]> {
-  const rows = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(strategy, workspaceId, await vectorOf(text)));
+  const own = strategy === "index" ? await ownIndex(workspaceId) : undefined;
+  if (strategy === "index" && !own) throw new Error("the workspace has no index of its own");
+  const rows = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, await vectorOf(text), own));
   return rows.map((row) => row.id);
 }
 
 describe("nearest-neighbour strategies", () => {
   it("scans exactly while a workspace has no index of its own", async () => {
     expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("exact");
-    expect(await scansHnswIndex(t.database.prisma, crowded.workspaceId, nearestQuery("exact", crowded.workspaceId, await vectorOf("revenue forecast")))).toBe(false);
+    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("revenue forecast")))).toBe(false);
+  });
+
+  it("counts a workspace's vectors, not its documents times the most an artifact can hold", async () => {
+    // 60 artifacts of 2 vectors each: 120 vectors, where 60 × 6 would pass 150.
+    expect(await maintainIndexes(150)).toEqual([]);
   });
 
   it("gives an index of its own to a workspace past the size, and to no other", async () => {
     const built = await maintainIndexes(10);
-    expect(built).toContainEqual({ workspaceId: crowded.workspaceId, table: "artifact_embeddings" });
+    expect(built).toContainEqual({ workspaceId: crowded.workspaceId, table: "artifact_embeddings", documents: 60 });
     expect(built.filter((due) => due.workspaceId === small.workspaceId)).toEqual([]);
     expect(await maintainIndexes(10)).toEqual([]);
   });
 
-  it("reads the workspace's own HNSW index once it has one", async () => {
-    expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("hnsw");
-    expect(await scansHnswIndex(t.database.prisma, crowded.workspaceId, nearestQuery("hnsw", crowded.workspaceId, await vectorOf("enterprise revenue forecast")))).toBe(true);
+  it("reads the workspace's own index once it has one", async () => {
+    expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("index");
+    const own = await ownIndex(crowded.workspaceId);
+    expect(own).toEqual({ probes: 1 });
+    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("enterprise revenue forecast"), own))).toBe(true);
   });
 
   it("gives the same artifacts by either strategy", async () => {
     const exact = await nearestBy("exact", crowded.workspaceId, "enterprise revenue forecast");
-    const hnsw = await nearestBy("hnsw", crowded.workspaceId, "enterprise revenue forecast");
-    expect(new Set(hnsw)).toEqual(new Set(exact));
+    const indexed = await nearestBy("index", crowded.workspaceId, "enterprise revenue forecast");
+    expect(new Set(indexed)).toEqual(new Set(exact));
   });
 
   it("names each artifact once, by its nearest vector, up to the candidates of one side", async () => {
-    for (const strategy of ["exact", "hnsw"] as const) {
+    for (const strategy of ["exact", "index"] as const) {
       const ids = await nearestBy(strategy, crowded.workspaceId, "enterprise revenue forecast");
       expect(ids).toHaveLength(CANDIDATES_PER_SIDE);
       expect(new Set(ids).size).toBe(ids.length);
@@ -80,7 +94,26 @@ describe("nearest-neighbour strategies", () => {
   it("finds a small workspace's artifacts through its own index when other workspaces' vectors are nearer", async () => {
     await maintainIndexes(0);
     const result = await nearest(small.workspaceId, "Quarterly revenue forecast for enterprise accounts");
-    expect(result.strategy).toBe("hnsw");
+    expect(result.strategy).toBe("index");
     expect(result.ids).toEqual([smallArtifact]);
+  });
+
+  it("rebuilds a workspace's index once the workspace has doubled, and keeps reading it meanwhile", async () => {
+    const index = workspaceIndexName(small.workspaceId, "artifact_embeddings");
+    expect(await maintainIndexes(0)).toEqual([]);
+    const added = [
+      await validatedArtifact(t, small.auth, { summary: "Quarterly revenue forecast for enterprise accounts in EMEA" }),
+      await validatedArtifact(t, small.auth, { summary: "Refunds by region over the holidays" }),
+    ];
+    await t.services.indexer.runOnce();
+    // Validated artifacts are memories too: that index is rebuilt with it.
+    expect(await maintainIndexes(0)).toContainEqual({ workspaceId: small.workspaceId, table: "artifact_embeddings", documents: 3 });
+    const [{ valid }] = await t.database.prisma.$queryRaw<[{ valid: boolean }]>`
+      SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = to_regclass(${`"${index}"`})`;
+    expect(valid).toBe(true);
+    const result = await nearest(small.workspaceId, "Quarterly revenue forecast for enterprise accounts");
+    expect(result.strategy).toBe("index");
+    expect(new Set(result.ids)).toEqual(new Set([smallArtifact, ...added]));
+    expect(await maintainIndexes(0)).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 -- 1. Vectors in half precision, stored in the row. A 512-dimension `vector` is 2,056 bytes, just
 -- over what PostgreSQL keeps in a row, so every vector lived in the TOAST table and an exact scan
 -- paid two extra lookups per row; a `halfvec` is 1,032 bytes and stays inline (PLAIN), and its
--- HNSW index is half the size. Cosine distances move by about 1e-4 (docs/search.md).
+-- index is half the size. Cosine distances move by at most 4e-5 (docs/search.md).
 -- The shared HNSW indexes go: a filtered scan of one index shared by every workspace visits other
 -- workspaces' vectors and, at `hnsw.max_scan_tuples`, returns fewer rows than asked for a small
 -- workspace. Large workspaces get indexes of their own (4. below); the others are scanned exactly.
@@ -110,7 +110,9 @@ DO $do$ BEGIN EXECUTE search_term_counts_upsert($sql$
 -- the plain document returns a word's postings in every workspace before the workspace filter
 -- applies, so a small workspace paid for the whole table; a key lookup reads only its own.
 -- Only searchable rows are indexed. PL/pgSQL rather than SQL: the planner inlines an SQL function
--- in a query but not in an index definition, and then no longer sees that the two match.
+-- in a query but not in an index definition, and then no longer sees that the two match. Its
+-- cost stays the default: the planner adds it for every row a bitmap scan might recheck, and a
+-- higher one pushed a large workspace's statement past `jit_above_cost` (265 ms of compiling).
 CREATE FUNCTION search_keys(owner text, document tsvector) RETURNS text[]
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 BEGIN
@@ -126,34 +128,40 @@ CREATE INDEX "memories_search_keys_idx" ON "memories" USING gin (search_keys("wo
 CREATE INDEX "query_patterns_search_keys_idx" ON "query_patterns" USING gin (search_keys("data_source_id", "search_document"));
 CREATE INDEX "error_learnings_search_keys_idx" ON "error_learnings" USING gin (search_keys("data_source_id", "search_document"));
 
--- 4. HNSW indexes of one workspace each, made by the worker once a workspace's collection passes
--- a measured size (src/search/vector-index-maintenance.ts), listed here once they are valid.
+-- 4. IVFFlat indexes of one workspace each, made by the worker once a workspace's collection
+-- passes a measured size (src/search/vector-index-maintenance.ts), listed here once they are
+-- valid: the documents they were built from (a rebuild is due when the workspace has doubled) and
+-- how many lists a search reads.
 CREATE TABLE "workspace_vector_indexes" (
     "workspace_id" TEXT NOT NULL,
     "vector_table" TEXT NOT NULL,
     "index_name" TEXT NOT NULL,
+    "documents" INTEGER NOT NULL,
+    "probes" INTEGER NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     CONSTRAINT "workspace_vector_indexes_pkey" PRIMARY KEY ("workspace_id", "vector_table")
 );
 ALTER TABLE "workspace_vector_indexes" ADD CONSTRAINT "workspace_vector_indexes_workspace_id_fkey" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- The nearest rows of one workspace through its own HNSW index. The statement is planned with the
+-- The nearest rows of one workspace through its own index. The statement is planned with the
 -- workspace id as a literal (EXECUTE), which is what lets the planner prove a partial index's
 -- predicate; the settings hold while it runs and nowhere else:
 -- - sequential scans off;
--- - pgvector's iterative scan, which keeps walking the graph until the other conditions (the
---   model, a memory's activity, a data source) have filled the limit;
--- - a candidate list at least as long as the rows asked for.
+-- - `probes` lists read (the index's own figure, workspace_vector_indexes.probes);
+-- - pgvector's iterative scan, which reads further lists until the other conditions (the model,
+--   a memory's activity, a data source) have filled the limit.
 -- `vector_table` names which of the four statements runs; `scope` is the data source of a
 -- pattern or learning search. Answers (id, distance), an artifact by its nearest vector row.
-CREATE FUNCTION nearest_in_workspace_index(vector_table text, search_workspace_id text, scope text, search_vector halfvec, search_model text, vector_rows int, items int)
+CREATE FUNCTION nearest_in_workspace_index(vector_table text, search_workspace_id text, scope text, search_vector halfvec, search_model text, vector_rows int, items int, probes int)
 RETURNS TABLE (id text, distance float8)
 LANGUAGE plpgsql STABLE ROWS 50
 SET enable_seqscan = off
-SET hnsw.iterative_scan = relaxed_order
-SET hnsw.ef_search = 200
+SET ivfflat.iterative_scan = relaxed_order
+-- Listed so that the set_config below ends with the function.
+SET ivfflat.probes = 1
 AS $$
 BEGIN
+  PERFORM set_config('ivfflat.probes', probes::text, true);
   IF vector_table = 'artifact_embeddings' THEN
     RETURN QUERY EXECUTE format($sql$
       SELECT nearest.artifact_id, min(nearest.distance) FROM (

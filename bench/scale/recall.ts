@@ -1,0 +1,169 @@
+import type { Database } from "../../src/db/database";
+import { toVectorLiteral } from "../../src/embeddings/embeddings-provider";
+import { Prisma } from "../../src/generated/prisma/client";
+import { createArtifactSearchRepository } from "../../src/repositories/artifact-search.repository";
+import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
+import { ownColumnVectors } from "../../src/search/hybrid-candidates";
+import { percentile } from "./measure";
+
+// How many of the truly nearest artifacts the search's vector path finds, per workspace size:
+// the repository's `nearest` against a brute-force scan of the workspace's vectors.
+
+/** The nearest artifacts a search asks the vector path for (the repository's CANDIDATES_PER_SIDE). */
+export const NEAREST_ASKED = 50;
+/** Distances this close count as a tie: either artifact is a right answer. */
+const TIE = 1e-9;
+
+export interface QueryVector {
+  vector: number[];
+  model: string;
+}
+
+export interface RecallRow {
+  name: string;
+  artifacts: number;
+  recallAt10: { mean: number; worst: number };
+  recallAt50: { mean: number; worst: number };
+  /** The fewest rows one query returned, and how many it should have. */
+  fewestRows: number;
+  expectedRows: number;
+  strategies: string[];
+  nearestP50: number;
+  /** The exact scan's own p50: what the workspace would pay without an index of its own. */
+  exactP50: number;
+}
+
+/**
+ * Every artifact of the workspace by its nearest vector row, ties by id. The `+ 0` makes the
+ * ordering an expression no index serves: every vector of the workspace is compared. The query
+ * vector has the column's own type (`vector`, `halfvec`), so that distances are computed as the
+ * search computes them and ties stay ties.
+ */
+const exactNearest = (vectorType: string) => `
+  SELECT artifact_id AS id, min((embedding <=> $1::${vectorType}) + 0) AS distance
+  FROM artifact_embeddings
+  WHERE workspace_id = $2 AND searchable AND model = $3 AND embedding IS NOT NULL
+  GROUP BY artifact_id ORDER BY distance, artifact_id LIMIT $4`;
+const distancesOf = (vectorType: string) => `
+  SELECT artifact_id AS id, min((embedding <=> $1::${vectorType}) + 0) AS distance
+  FROM artifact_embeddings
+  WHERE workspace_id = $2 AND searchable AND model = $3 AND embedding IS NOT NULL AND artifact_id = ANY($4::text[])
+  GROUP BY artifact_id`;
+
+/** Recall@k of `found` (best first): its first k that are at most as far as the exact k-th, over the k it should find. */
+function recallAt(k: number, found: string[], exact: Array<{ distance: number }>, distanceOf: Map<string, number>): number {
+  const expected = Math.min(k, exact.length);
+  if (expected === 0) return 1;
+  const kth = exact[expected - 1]!.distance;
+  const hits = found.slice(0, k).filter((id) => (distanceOf.get(id) ?? Infinity) <= kth + TIE).length;
+  return hits / expected;
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export async function measureRecall(database: Database, workspace: { name: string; id: string; artifacts: number }, queries: QueryVector[]): Promise<RecallRow> {
+  const db = database.prisma;
+  const [{ vectorType }] = await db.$queryRawUnsafe<[{ vectorType: string }]>(
+    `SELECT format_type(atttypid, atttypmod) AS "vectorType" FROM pg_attribute WHERE attrelid = 'artifact_embeddings'::regclass AND attname = 'embedding'`,
+  );
+  // A repository of its own: its strategy cache starts empty, as in a fresh process.
+  const repository = createArtifactSearchRepository(db);
+  const at10: number[] = [];
+  const at50: number[] = [];
+  const rows: number[] = [];
+  const elapsed: number[] = [];
+  const exactElapsed: number[] = [];
+  const strategies = new Set<string>();
+  for (const query of queries) {
+    const vector = toVectorLiteral(query.vector);
+    const sent = performance.now();
+    const found = await repository.nearest(workspace.id, query);
+    elapsed.push(performance.now() - sent);
+    strategies.add(String(found.strategy));
+    const exactSent = performance.now();
+    const exact = await db.$queryRawUnsafe<Array<{ id: string; distance: number }>>(exactNearest(vectorType), vector, workspace.id, query.model, NEAREST_ASKED);
+    exactElapsed.push(performance.now() - exactSent);
+    const distanceOf = new Map(exact.map((row) => [row.id, Number(row.distance)]));
+    const missing = found.ids.filter((id) => !distanceOf.has(id));
+    if (missing.length > 0) {
+      const others = await db.$queryRawUnsafe<Array<{ id: string; distance: number }>>(distancesOf(vectorType), vector, workspace.id, query.model, missing);
+      for (const row of others) distanceOf.set(row.id, Number(row.distance));
+    }
+    const exactDistances = exact.map((row) => ({ distance: Number(row.distance) }));
+    at10.push(recallAt(10, found.ids, exactDistances, distanceOf));
+    at50.push(recallAt(NEAREST_ASKED, found.ids, exactDistances, distanceOf));
+    rows.push(found.ids.length);
+  }
+  return {
+    name: workspace.name,
+    artifacts: workspace.artifacts,
+    recallAt10: { mean: mean(at10), worst: Math.min(...at10) },
+    recallAt50: { mean: mean(at50), worst: Math.min(...at50) },
+    fewestRows: Math.min(...rows),
+    expectedRows: Math.min(NEAREST_ASKED, workspace.artifacts),
+    strategies: [...strategies],
+    nearestP50: percentile(elapsed, 0.5),
+    exactP50: percentile(exactElapsed, 0.5),
+  };
+}
+
+/** The tables whose rows hold one vector each, and which of their rows a search reads. */
+const COLUMN_TABLES = {
+  memories: { where: (workspaceId: string) => Prisma.sql`t.workspace_id = ${workspaceId} AND t.active`, scoped: false },
+  query_patterns: { where: (workspaceId: string) => Prisma.sql`t.workspace_id = ${workspaceId}`, scoped: true },
+} as const;
+export type ColumnTable = keyof typeof COLUMN_TABLES;
+
+/**
+ * The same for memories or one data source's patterns: the search's own nearest statement
+ * (`ownColumnVectors`, as the repositories build it) against an exact scan of the same rows.
+ */
+export async function measureColumnRecall(
+  database: Database,
+  table: ColumnTable,
+  workspace: { name: string; id: string; rows: number },
+  queries: QueryVector[],
+): Promise<RecallRow> {
+  const db = database.prisma;
+  const [source] = await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM data_sources WHERE workspace_id = ${workspace.id} ORDER BY name LIMIT 1`;
+  const { where: whereOf, scoped } = COLUMN_TABLES[table];
+  const where = scoped && source ? Prisma.sql`${whereOf(workspace.id)} AND t.data_source_id = ${source.id}` : whereOf(workspace.id);
+  const indexes = createVectorIndexRepository(db);
+  const ownIndex = async () => (await indexes.ownIndexes(workspace.id)).get(table);
+  const vectors = ownColumnVectors(table, where, { workspaceId: workspace.id, scope: scoped ? source?.id : undefined, ownIndex });
+  const strategy = (await ownIndex()) ? "index" : "exact";
+  const at10: number[] = [];
+  const at50: number[] = [];
+  const rows: number[] = [];
+  const elapsed: number[] = [];
+  const exactElapsed: number[] = [];
+  for (const query of queries) {
+    const vector = Prisma.sql`${toVectorLiteral(query.vector)}::halfvec`;
+    const sent = performance.now();
+    const found = await db.$queryRaw<Array<{ id: string; distance: number }>>(await vectors.nearest(query));
+    elapsed.push(performance.now() - sent);
+    const exactSent = performance.now();
+    const exact = await db.$queryRaw<Array<{ id: string; distance: number }>>`
+      SELECT t.id, (t.embedding <=> ${vector}) + 0 AS distance FROM ${Prisma.raw(`"${table}"`)} t
+      WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL
+      ORDER BY distance, t.id LIMIT ${NEAREST_ASKED}`;
+    exactElapsed.push(performance.now() - exactSent);
+    const distanceOf = new Map([...found, ...exact].map((row) => [row.id, Number(row.distance)]));
+    const exactDistances = exact.map((row) => ({ distance: Number(row.distance) }));
+    const ids = found.map((row) => row.id);
+    at10.push(recallAt(10, ids, exactDistances, distanceOf));
+    at50.push(recallAt(NEAREST_ASKED, ids, exactDistances, distanceOf));
+    rows.push(found.length);
+  }
+  return {
+    name: workspace.name,
+    artifacts: workspace.rows,
+    recallAt10: { mean: mean(at10), worst: Math.min(...at10) },
+    recallAt50: { mean: mean(at50), worst: Math.min(...at50) },
+    fewestRows: Math.min(...rows),
+    expectedRows: Math.min(NEAREST_ASKED, workspace.rows),
+    strategies: [strategy],
+    nearestP50: percentile(elapsed, 0.5),
+    exactP50: percentile(exactElapsed, 0.5),
+  };
+}

@@ -82,50 +82,74 @@ export interface FeedbackPosition {
 const jsonOrNull = (value: unknown) =>
   value === undefined || value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
 
-export function createArtifactRepository(db: DbTx) {
+/** The artifact's own columns as written. */
+function artifactColumns(id: string, workspaceId: string, artifact: NewArtifact) {
+  const { content, keyFindings, recommendations, dataSources, codeExecuted, ...scalars } = artifact;
   return {
-    /**
-     * Writes the artifact with its memory-bank entry and its (pending) vector row. The memory is
-     * active, and the vector searchable, only while the artifact is validated.
-     */
+    ...scalars,
+    id,
+    workspaceId,
+    content: jsonOrNull(content),
+    bodyText: artifactBodyText(content) || null,
+    keyFindings: jsonOrNull(keyFindings),
+    recommendations: jsonOrNull(recommendations),
+    dataSources: jsonOrNull(dataSources),
+    codeExecuted: jsonOrNull(codeExecuted),
+  };
+}
+
+/**
+ * An artifact's pending vector rows and its memory-bank entry: the memory is active, and the
+ * vectors searchable, only while the artifact is validated.
+ */
+function dependents(id: string, workspaceId: string, artifact: NewArtifact) {
+  const validated = artifact.status === "validated";
+  return {
+    vectors: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, workspaceId, searchable: validated })),
+    memory: { id: newId("mem"), workspaceId, type: "finding" as const, statement: artifact.summary, active: validated, createdAt: artifact.createdAt },
+  };
+}
+
+/** Prisma copies JSON input key by key, which drops an own `__proto__` key: content is stored as submitted, so such content is written again as its JSON text. */
+function keepsProtoKey(content: unknown): boolean {
+  return content !== undefined && content !== null && typeof content !== "string" && JSON.stringify(content).includes('"__proto__"');
+}
+
+export function createArtifactRepository(db: DbTx) {
+  async function rewriteContent(id: string, content: unknown) {
+    await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "id" = ${id}`;
+  }
+
+  return {
+    /** Writes the artifact with its memory-bank entry and its (pending) vector rows, in one transaction. */
     async insert(workspaceId: string, artifact: NewArtifact): Promise<string> {
       const id = newSortableId("art", artifact.createdAt);
-      const validated = artifact.status === "validated";
-      const { content, keyFindings, recommendations, dataSources, codeExecuted, createdByKeyId, ...scalars } = artifact;
+      const { vectors, memory } = dependents(id, workspaceId, artifact);
       await db.artifact.create({
-        data: {
-          ...scalars,
-          id,
-          workspace: { connect: { id: workspaceId } },
-          createdByKey: createdByKeyId ? { connect: { id: createdByKeyId } } : undefined,
-          content: jsonOrNull(content),
-          bodyText: artifactBodyText(content) || null,
-          keyFindings: jsonOrNull(keyFindings),
-          recommendations: jsonOrNull(recommendations),
-          dataSources: jsonOrNull(dataSources),
-          codeExecuted: jsonOrNull(codeExecuted),
-          embeddings: {
-            create: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, workspaceId, searchable: validated })),
-          },
-          memory: {
-            create: {
-              id: newId("mem"),
-              workspace: { connect: { id: workspaceId } },
-              type: "finding",
-              statement: artifact.summary,
-              active: validated,
-              createdAt: artifact.createdAt,
-            },
-          },
-        },
+        data: { ...artifactColumns(id, workspaceId, artifact), embeddings: { create: vectors }, memory: { create: memory } },
         select: { id: true },
       });
-      // Prisma copies JSON input key by key, which drops an own `__proto__` key; content is stored
-      // as submitted, so such content is written again as its JSON text.
-      if (content !== undefined && content !== null && typeof content !== "string" && JSON.stringify(content).includes('"__proto__"')) {
-        await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "id" = ${id}`;
-      }
+      if (keepsProtoKey(artifact.content)) await rewriteContent(id, artifact.content);
       return id;
+    },
+
+    /**
+     * `insert` for many artifacts, inside the caller's transaction, one statement per table: the
+     * triggers that keep the word counts (migration `search_at_scale`) then run once for all of
+     * them rather than once each, which made an import of 1,000 artifacts three times slower.
+     * Returns the ids in input order.
+     */
+    async insertMany(workspaceId: string, artifacts: NewArtifact[]): Promise<string[]> {
+      if (artifacts.length === 0) return [];
+      const rows = artifacts.map((artifact) => {
+        const id = newSortableId("art", artifact.createdAt);
+        return { id, artifact, ...dependents(id, workspaceId, artifact) };
+      });
+      await db.artifact.createMany({ data: rows.map(({ id, artifact }) => artifactColumns(id, workspaceId, artifact)) });
+      await db.artifactEmbedding.createMany({ data: rows.flatMap(({ id, vectors }) => vectors.map((vector) => ({ ...vector, artifactId: id }))) });
+      await db.memory.createMany({ data: rows.map(({ id, memory }) => ({ ...memory, artifactId: id })) });
+      for (const { id, artifact } of rows) if (keepsProtoKey(artifact.content)) await rewriteContent(id, artifact.content);
+      return rows.map((row) => row.id);
     },
 
     findValidated(workspaceId: string, artifactId: string): Promise<ArtifactRecord | null> {

@@ -16,24 +16,21 @@ export interface ImportedArtifact extends CreateArtifactRequest {
  * Returns their ids in input order.
  */
 export async function importArtifacts(tx: DbTx, workspaceId: string, items: ImportedArtifact[], now: Date): Promise<string[]> {
-  const repository = createArtifactRepository(tx);
-  const ids: string[] = [];
-  for (const item of items) {
+  const rows = items.map((item) => {
     const { status = "validated", validatedBy, disputeReason, createdAt, previousArtifactId, trigger: _ignored, ...fields } = item;
     const created = createdAt === undefined ? now : new Date(createdAt);
-    ids.push(
-      await repository.insert(workspaceId, {
-        ...fields,
-        trigger: "chat",
-        status,
-        createdByKeyId: null,
-        createdBy: "import",
-        createdAt: created,
-        previousArtifactId: previousArtifactId ?? null,
-        ...(status === "validated" ? { validatedAt: created, validatedBy: validatedBy ?? "import" } : {}),
-        ...(status === "disputed" ? { disputedAt: created, disputedBy: validatedBy ?? "import", disputeReason: disputeReason ?? null } : {}),
-      }),
-    );
-  }
-  return ids;
+    return {
+      ...fields,
+      trigger: "chat" as const,
+      status,
+      createdByKeyId: null,
+      createdBy: "import",
+      createdAt: created,
+      previousArtifactId: previousArtifactId ?? null,
+      ...(status === "validated" ? { validatedAt: created, validatedBy: validatedBy ?? "import" } : {}),
+      ...(status === "disputed" ? { disputedAt: created, disputedBy: validatedBy ?? "import", disputeReason: disputeReason ?? null } : {}),
+    };
+  });
+  // All in one go: the word counts are kept by triggers that run once a statement.
+  return createArtifactRepository(tx).insertMany(workspaceId, rows);
 }

@@ -61,6 +61,33 @@ function recallAt(k: number, found: string[], exact: Array<{ distance: number }>
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+/** Each query's recall, rows and timings, summed up as a row of the table. */
+function tally() {
+  const at10: number[] = [], at50: number[] = [], rows: number[] = [], elapsed: number[] = [], exactElapsed: number[] = [];
+  return {
+    add(found: string[], exact: Array<{ distance: number }>, distanceOf: Map<string, number>, nearestMs: number, exactMs: number) {
+      at10.push(recallAt(10, found, exact, distanceOf));
+      at50.push(recallAt(NEAREST_ASKED, found, exact, distanceOf));
+      rows.push(found.length);
+      elapsed.push(nearestMs);
+      exactElapsed.push(exactMs);
+    },
+    row(name: string, size: number, strategies: string[]): RecallRow {
+      return {
+        name,
+        artifacts: size,
+        recallAt10: { mean: mean(at10), worst: Math.min(...at10) },
+        recallAt50: { mean: mean(at50), worst: Math.min(...at50) },
+        fewestRows: Math.min(...rows),
+        expectedRows: Math.min(NEAREST_ASKED, size),
+        strategies,
+        nearestP50: percentile(elapsed, 0.5),
+        exactP50: percentile(exactElapsed, 0.5),
+      };
+    },
+  };
+}
+
 export async function measureRecall(database: Database, workspace: { name: string; id: string; artifacts: number }, queries: QueryVector[]): Promise<RecallRow> {
   const db = database.prisma;
   const [{ vectorType }] = await db.$queryRawUnsafe<[{ vectorType: string }]>(
@@ -68,43 +95,26 @@ export async function measureRecall(database: Database, workspace: { name: strin
   );
   // A repository of its own: its strategy cache starts empty, as in a fresh process.
   const repository = createArtifactSearchRepository(db);
-  const at10: number[] = [];
-  const at50: number[] = [];
-  const rows: number[] = [];
-  const elapsed: number[] = [];
-  const exactElapsed: number[] = [];
+  const figures = tally();
   const strategies = new Set<string>();
   for (const query of queries) {
     const vector = toVectorLiteral(query.vector);
     const sent = performance.now();
     const found = await repository.nearest(workspace.id, query);
-    elapsed.push(performance.now() - sent);
+    const nearestMs = performance.now() - sent;
     strategies.add(String(found.strategy));
     const exactSent = performance.now();
     const exact = await db.$queryRawUnsafe<Array<{ id: string; distance: number }>>(exactNearest(vectorType), vector, workspace.id, query.model, NEAREST_ASKED);
-    exactElapsed.push(performance.now() - exactSent);
+    const exactMs = performance.now() - exactSent;
     const distanceOf = new Map(exact.map((row) => [row.id, Number(row.distance)]));
     const missing = found.ids.filter((id) => !distanceOf.has(id));
     if (missing.length > 0) {
       const others = await db.$queryRawUnsafe<Array<{ id: string; distance: number }>>(distancesOf(vectorType), vector, workspace.id, query.model, missing);
       for (const row of others) distanceOf.set(row.id, Number(row.distance));
     }
-    const exactDistances = exact.map((row) => ({ distance: Number(row.distance) }));
-    at10.push(recallAt(10, found.ids, exactDistances, distanceOf));
-    at50.push(recallAt(NEAREST_ASKED, found.ids, exactDistances, distanceOf));
-    rows.push(found.ids.length);
+    figures.add(found.ids, exact.map((row) => ({ distance: Number(row.distance) })), distanceOf, nearestMs, exactMs);
   }
-  return {
-    name: workspace.name,
-    artifacts: workspace.artifacts,
-    recallAt10: { mean: mean(at10), worst: Math.min(...at10) },
-    recallAt50: { mean: mean(at50), worst: Math.min(...at50) },
-    fewestRows: Math.min(...rows),
-    expectedRows: Math.min(NEAREST_ASKED, workspace.artifacts),
-    strategies: [...strategies],
-    nearestP50: percentile(elapsed, 0.5),
-    exactP50: percentile(exactElapsed, 0.5),
-  };
+  return figures.row(workspace.name, workspace.artifacts, [...strategies]);
 }
 
 /** The tables whose rows hold one vector each, and which of their rows a search reads. */
@@ -132,38 +142,20 @@ export async function measureColumnRecall(
   const ownIndex = async () => (await indexes.ownIndexes(workspace.id)).get(table);
   const vectors = ownColumnVectors(table, where, { workspaceId: workspace.id, scope: scoped ? source?.id : undefined, ownIndex });
   const strategy = (await ownIndex()) ? "index" : "exact";
-  const at10: number[] = [];
-  const at50: number[] = [];
-  const rows: number[] = [];
-  const elapsed: number[] = [];
-  const exactElapsed: number[] = [];
+  const figures = tally();
   for (const query of queries) {
     const vector = Prisma.sql`${toVectorLiteral(query.vector)}::halfvec`;
     const sent = performance.now();
     const found = await db.$queryRaw<Array<{ id: string; distance: number }>>(await vectors.nearest(query));
-    elapsed.push(performance.now() - sent);
+    const nearestMs = performance.now() - sent;
     const exactSent = performance.now();
     const exact = await db.$queryRaw<Array<{ id: string; distance: number }>>`
       SELECT t.id, (t.embedding <=> ${vector}) + 0 AS distance FROM ${Prisma.raw(`"${table}"`)} t
       WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL
       ORDER BY distance, t.id LIMIT ${NEAREST_ASKED}`;
-    exactElapsed.push(performance.now() - exactSent);
+    const exactMs = performance.now() - exactSent;
     const distanceOf = new Map([...found, ...exact].map((row) => [row.id, Number(row.distance)]));
-    const exactDistances = exact.map((row) => ({ distance: Number(row.distance) }));
-    const ids = found.map((row) => row.id);
-    at10.push(recallAt(10, ids, exactDistances, distanceOf));
-    at50.push(recallAt(NEAREST_ASKED, ids, exactDistances, distanceOf));
-    rows.push(found.length);
+    figures.add(found.map((row) => row.id), exact.map((row) => ({ distance: Number(row.distance) })), distanceOf, nearestMs, exactMs);
   }
-  return {
-    name: workspace.name,
-    artifacts: workspace.rows,
-    recallAt10: { mean: mean(at10), worst: Math.min(...at10) },
-    recallAt50: { mean: mean(at50), worst: Math.min(...at50) },
-    fewestRows: Math.min(...rows),
-    expectedRows: Math.min(NEAREST_ASKED, workspace.rows),
-    strategies: [strategy],
-    nearestP50: percentile(elapsed, 0.5),
-    exactP50: percentile(exactElapsed, 0.5),
-  };
+  return figures.row(workspace.name, workspace.rows, [strategy]);
 }

@@ -5,6 +5,7 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { IDEMPOTENCY_WINDOW_MS } from "../services/artifact.service";
 import { THROTTLE } from "../services/sign-in-throttle";
+import { periodicPass } from "./periodic-pass";
 
 /** An imported blob is referenced only when its import commits: younger ones are never orphans yet. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -47,10 +48,6 @@ export function createHousekeeping({
   batchSize = 500,
   refreshPlannerStatistics = false,
 }: HousekeepingOptions): Housekeeping {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-
   const tasks: Record<string, (now: Date) => Promise<number>> = {
     idempotencyRecords: (now) => db.$executeRaw`
       DELETE FROM "idempotency_records" WHERE "id" IN (
@@ -92,33 +89,13 @@ export function createHousekeeping({
     return removed;
   }
 
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runPass(() => stopped)
-        .then((removed) => {
-          if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "housekeeping");
-        })
-        .catch((error: unknown) => logger.warn({ err: error }, "housekeeping pass failed; retrying next interval"))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
+  return periodicPass({
+    pass: runPass,
+    intervalMs,
+    logger,
+    name: "housekeeping pass",
+    onPass: (removed) => {
+      if (Object.values(removed).some((count) => count > 0)) logger.info({ removed }, "housekeeping");
     },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-    runOnce: () => runPass(() => false),
-  };
+  });
 }

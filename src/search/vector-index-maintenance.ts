@@ -1,3 +1,4 @@
+import { periodicPass } from "../jobs/periodic-pass";
 import type { Logger } from "../lib/logger";
 import type { VectorIndexRepository, VectorTable } from "../repositories/vector-index.repository";
 
@@ -41,10 +42,6 @@ export function createVectorIndexMaintenance({
   minVectors = OWN_INDEX_MIN_VECTORS,
   intervalMs = 60_000,
 }: VectorIndexMaintenanceOptions): VectorIndexMaintenance {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-
   async function runPass(shouldStop: () => boolean) {
     const built: Array<{ workspaceId: string; table: VectorTable; documents: number }> = [];
     for (const due of await vectorIndexes.due(minVectors)) {
@@ -57,30 +54,5 @@ export function createVectorIndexMaintenance({
     return built;
   }
 
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = runPass(() => stopped)
-        .catch((error: unknown) => logger.warn({ err: error }, "vector index maintenance failed; retrying next interval"))
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      schedule();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-    runOnce: () => runPass(() => false),
-  };
+  return periodicPass({ pass: runPass, intervalMs, logger, name: "vector index maintenance" });
 }

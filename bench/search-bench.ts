@@ -12,12 +12,14 @@ import { createArtifactSearchRepository, nearestQuery, scansOwnIndex, type Neare
 import { createVectorIndexRepository } from "../src/repositories/vector-index.repository";
 import { createServices } from "../src/services";
 import { maintainSearchNow } from "../src/search/search-maintenance";
+import { OWN_INDEX_MIN_VECTORS } from "../src/search/vector-index-maintenance";
 
 // The artifact loop on the embedded database at a realistic size: two workspaces of N validated
 // artifacts each, written with bulk SQL, their vectors made by the real local model from varied
 // generated headlines (random vectors would be a worst case no real workload has).
 
-const PER_WORKSPACE = Number(process.env.BENCH_ARTIFACTS ?? 5000);
+// Just past the size where a workspace gets an index of its own (2 vectors an artifact here).
+const PER_WORKSPACE = Number(process.env.BENCH_ARTIFACTS ?? OWN_INDEX_MIN_VECTORS / 2 + 1);
 const QUERIES = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "help desk requests surged", "margins got worse in Europe"];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -95,8 +97,8 @@ export async function runSearchBench(): Promise<void> {
   }
   const [seedMs] = await timed(async () => {
     for (const [index, workspace] of workspaces.entries()) await seed(database, embeddings, workspace.id, index * PER_WORKSPACE);
-    // Each workspace gets an index of its own, as the worker gives one to any workspace this size.
-    await maintainSearchNow(database, 0);
+    // Each workspace gets the index of its own the worker gives a workspace of this size.
+    await maintainSearchNow(database);
     await database.prisma.$executeRawUnsafe("ANALYZE");
   });
   const vectors = PER_WORKSPACE * 2 * workspaces.length;
@@ -105,14 +107,16 @@ export async function runSearchBench(): Promise<void> {
   const target = workspaces[0]!;
   const [queryVector] = await embeddings.embed([QUERIES[0]!]);
   const query = { vector: queryVector!, model: embeddings.model };
-  const own = (await createVectorIndexRepository(database.prisma).ownIndexes(target.id)).get("artifact_embeddings");
-  const statements: Record<NearestStrategy, Prisma.Sql> = { exact: nearestQuery(target.id, query), index: nearestQuery(target.id, query, own) };
+  const indexes = createVectorIndexRepository(database.prisma, { engine: database.kind });
+  const own = (await indexes.ownIndexes(target.id)).get("artifact_embeddings");
+  const { exactDistance } = indexes;
+  const statements: Record<NearestStrategy, Prisma.Sql> = { exact: nearestQuery(target.id, query, { exactDistance }), index: nearestQuery(target.id, query, { exactDistance, own }) };
   const usesOwnIndex = own !== undefined && (await scansOwnIndex(database.prisma, target.id, statements.index));
   console.log(`\nThe workspace's own index (${own?.probes ?? 0} lists read), called as the search calls it (its plan is the function's):\n${(await explain(database, statements.index)).replace(/^/gm, "  ")}`);
   console.log(`Own index used: ${usesOwnIndex ? "yes" : "NO"}`);
   console.log(`\nThe exact strategy, for comparison:\n${(await explain(database, statements.exact)).replace(/^/gm, "  ")}`);
 
-  const repository = createArtifactSearchRepository(database.prisma);
+  const repository = createArtifactSearchRepository(database.prisma, indexes);
   const strategyMs: Record<NearestStrategy, number[]> = { exact: [], index: [] };
   for (let i = 0; i < 50; i++) {
     for (const strategy of ["exact", "index"] as const) {

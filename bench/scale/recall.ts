@@ -140,7 +140,7 @@ export async function measureColumnRecall(
   const where = scoped && source ? Prisma.sql`${whereOf(workspace.id)} AND t.data_source_id = ${source.id}` : whereOf(workspace.id);
   const indexes = createVectorIndexRepository(db);
   const ownIndex = async () => (await indexes.ownIndexes(workspace.id)).get(table);
-  const vectors = ownColumnVectors(table, where, { workspaceId: workspace.id, scope: scoped ? source?.id : undefined, ownIndex });
+  const vectors = ownColumnVectors(table, where, { workspaceId: workspace.id, scope: scoped ? source?.id : undefined, ownIndex, exactDistance: indexes.exactDistance });
   const strategy = (await ownIndex()) ? "index" : "exact";
   const figures = tally();
   for (const query of queries) {

@@ -1,7 +1,8 @@
 import type { Db } from "../db/database";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
-import { hybridCandidates, type CandidateScores, type HybridQuery, type OwnIndex } from "../search/hybrid-candidates";
+import type { ExactDistance } from "../db/vector-distance";
+import { exactScan, hybridCandidates, type CandidateScores, type HybridQuery, type OwnIndex } from "../search/hybrid-candidates";
 import type { QueryVector } from "../search/query-embedding";
 import { createVectorIndexRepository, VECTORS_PER_ARTIFACT, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
@@ -15,25 +16,23 @@ export type ArtifactCandidate = CandidateScores;
 /**
  * The nearest artifacts of one workspace, as rows of (id, distance), each artifact by its nearest
  * vector row, by one of two strategies:
- * - exact: every vector of the workspace compared (the ordering is an expression no index can
- *   serve); what a workspace gets until it has an index of its own;
+ * - exact: every vector of the workspace compared, by `exactDistance` (the engine's faster way);
+ *   what a workspace gets until it has an index of its own;
  * - index (`own` given): the workspace's own index, through `nearest_in_workspace_index` (migration
  *   `search_at_scale`), reading `probes` of its lists and more until the limit is filled.
  */
-export function nearestQuery(workspaceId: string, query: QueryVector, own?: OwnIndex): Prisma.Sql {
-  const vector = toVectorLiteral(query.vector);
+export function nearestQuery(workspaceId: string, query: QueryVector, how: { exactDistance: ExactDistance; own?: OwnIndex }): Prisma.Sql {
   // An artifact has up to VECTORS_PER_ARTIFACT rows: enough nearest rows are read for
   // CANDIDATES_PER_SIDE different artifacts.
   const rows = CANDIDATES_PER_SIDE * VECTORS_PER_ARTIFACT;
-  if (own) {
+  if (how.own) {
     return Prisma.sql`SELECT id, distance FROM nearest_in_workspace_index('artifact_embeddings', ${workspaceId}, NULL::text,
-                             ${vector}::halfvec, ${query.model}, ${rows}::int, ${CANDIDATES_PER_SIDE}::int, ${own.probes}::int)`;
+                             ${toVectorLiteral(query.vector)}::halfvec, ${query.model}, ${rows}::int, ${CANDIDATES_PER_SIDE}::int, ${how.own.probes}::int)`;
   }
   return Prisma.sql`
     SELECT id, min(distance) AS distance FROM (
-      SELECT artifact_id AS id, embedding <=> ${vector}::halfvec AS distance FROM artifact_embeddings
-      WHERE workspace_id = ${workspaceId} AND searchable AND model = ${query.model} AND embedding IS NOT NULL
-      ORDER BY (embedding <=> ${vector}::halfvec) + 0 LIMIT ${rows}) AS nearest
+      ${exactScan(Prisma.sql`SELECT artifact_id AS id, ${how.exactDistance(Prisma.sql`embedding`, query.vector)} AS distance FROM artifact_embeddings
+                   WHERE workspace_id = ${workspaceId} AND searchable AND model = ${query.model} AND embedding IS NOT NULL`, rows)}) AS nearest
     GROUP BY id ORDER BY min(distance), id LIMIT ${CANDIDATES_PER_SIDE}`;
 }
 
@@ -64,7 +63,7 @@ export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorInde
   /** The artifacts nearest to the query in one workspace, each by its nearest vector, and the strategy used. */
   async function nearest(workspaceId: string, query: QueryVector): Promise<{ ids: string[]; strategy: NearestStrategy }> {
     const own = await ownIndex(workspaceId);
-    const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, query, own));
+    const rows = await db.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, query, { exactDistance: vectorIndexes.exactDistance, own }));
     return { ids: rows.map((row) => row.id), strategy: own ? "index" : "exact" };
   }
 
@@ -83,7 +82,7 @@ export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorInde
           collection: { workspaceId, name: "artifacts", keyOwner: "workspace_id", keyOwnerId: workspaceId },
           columns: Prisma.sql`t.summary`,
           vectors: {
-            nearest: async (vector) => nearestQuery(workspaceId, vector, await ownIndex(workspaceId)),
+            nearest: async (vector) => nearestQuery(workspaceId, vector, { exactDistance: vectorIndexes.exactDistance, own: await ownIndex(workspaceId) }),
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
                                                        WHERE e.artifact_id = t.id AND e.model = ${model})`,
           },

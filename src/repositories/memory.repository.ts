@@ -50,6 +50,7 @@ export function createMemoryRepository(db: DbTx, vectorIndexes: VectorIndexRepos
           vectors: ownColumnVectors("memories", active, {
             workspaceId,
             ownIndex: async () => (await vectorIndexes.ownIndexes(workspaceId)).get("memories"),
+            exactDistance: vectorIndexes.exactDistance,
           }),
           matchedTerms: true,
         },

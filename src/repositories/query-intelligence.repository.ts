@@ -36,6 +36,7 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
       workspaceId,
       scope: dataSourceId,
       ownIndex: async () => (await vectorIndexes.ownIndexes(workspaceId)).get(table),
+      exactDistance: vectorIndexes.exactDistance,
     }),
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { DbTx } from "../db/database";
+import type { Database, DbTx } from "../db/database";
+import { exactDistanceOn } from "../db/vector-distance";
 import type { OwnIndex } from "../search/hybrid-candidates";
 
 /** The tables that hold vectors, each searched within one workspace. */
@@ -73,11 +74,14 @@ export function workspaceIndexName(workspaceId: string, table: VectorTable): str
  * workspace, filtered after the scan, visits others' vectors and returns fewer rows than asked
  * for a small workspace; a partial index per large workspace holds only its own rows.
  */
-export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number } = {}) {
+export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number; engine?: Database["kind"] } = {}) {
   const ttlMs = options.ttlMs ?? VECTOR_INDEX_LOOKUP_TTL_MS;
   const known = new Map<string, { indexes: Map<VectorTable, OwnIndex>; until: number }>();
 
   return {
+    /** How a workspace without an index of its own is scanned exactly, on this engine. */
+    exactDistance: exactDistanceOn(options.engine ?? "postgres"),
+
     /** The workspace's own indexes, by table. */
     async ownIndexes(workspaceId: string): Promise<Map<VectorTable, OwnIndex>> {
       const cached = known.get(workspaceId);

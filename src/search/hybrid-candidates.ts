@@ -1,3 +1,4 @@
+import type { ExactDistance } from "../db/vector-distance";
 import { Prisma } from "../generated/prisma/client";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
@@ -43,28 +44,39 @@ export interface OwnIndex {
 }
 
 /**
+ * The `limit` rows of `scan` (a SELECT with a `distance` column) of least distance. The scan is
+ * fenced (OFFSET 0) so that each row's distance is computed once, not again for the ordering
+ * (1.8 ms against 2.3 for 5,000 vectors on PostgreSQL, 16 against 27 embedded), and so that no
+ * index can serve the ordering: the plan is the exact scan it says.
+ */
+export function exactScan(scan: Prisma.Sql, limit: number): Prisma.Sql {
+  return Prisma.sql`SELECT * FROM (${scan} OFFSET 0) AS scanned ORDER BY scanned.distance LIMIT ${limit}`;
+}
+
+/**
  * A table whose items each hold one vector, in their own `embedding` column, searched within one
- * workspace: exactly, or through the workspace's own index once it has one (`ownIndex`; migration
- * `search_at_scale`). `scope` is the data source of a pattern or learning search.
+ * workspace: exactly (by `exactDistance`, the engine's faster way), or through the workspace's own
+ * index once it has one (`ownIndex`; migration `search_at_scale`). `scope` is the data source of a
+ * pattern or learning search.
  */
 export function ownColumnVectors(
   table: HybridSearchSource["table"],
   where: Prisma.Sql,
-  own: { workspaceId: string; scope?: string; ownIndex: () => Promise<OwnIndex | undefined> },
+  own: { workspaceId: string; scope?: string; ownIndex: () => Promise<OwnIndex | undefined>; exactDistance: ExactDistance },
 ): VectorSource {
   const name = Prisma.raw(`"${table}"`);
   return {
     nearest: async (query) => {
-      const vector = Prisma.sql`${toVectorLiteral(query.vector)}::halfvec`;
       const index = await own.ownIndex();
       if (index) {
         return Prisma.sql`SELECT id, distance FROM nearest_in_workspace_index(${table}, ${own.workspaceId}, ${own.scope ?? null}::text,
-                                 ${vector}, ${query.model}, ${CANDIDATES_PER_HALF}::int, ${CANDIDATES_PER_HALF}::int, ${index.probes}::int)`;
+                                 ${toVectorLiteral(query.vector)}::halfvec, ${query.model}, ${CANDIDATES_PER_HALF}::int, ${CANDIDATES_PER_HALF}::int, ${index.probes}::int)`;
       }
-      // `+ 0`: an expression no index can order by, so that the plan is the exact scan it says.
-      return Prisma.sql`SELECT t.id, t.embedding <=> ${vector} AS distance FROM ${name} t
-                        WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL
-                        ORDER BY (t.embedding <=> ${vector}) + 0 LIMIT ${CANDIDATES_PER_HALF}`;
+      return exactScan(
+        Prisma.sql`SELECT t.id, ${own.exactDistance(Prisma.sql`t.embedding`, query.vector)} AS distance FROM ${name} t
+                   WHERE ${where} AND t.embedding_model = ${query.model} AND t.embedding IS NOT NULL`,
+        CANDIDATES_PER_HALF,
+      );
     },
     similarity: (vector, model) => Prisma.sql`CASE WHEN t.embedding_model = ${model} THEN 1 - (t.embedding <=> ${vector}) END`,
   };

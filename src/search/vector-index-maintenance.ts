@@ -1,16 +1,18 @@
 import { periodicPass } from "../jobs/periodic-pass";
 import type { Logger } from "../lib/logger";
-import type { VectorIndexRepository, VectorTable } from "../repositories/vector-index.repository";
+import { MIN_PROBES, VECTORS_PER_LIST, type VectorIndexRepository, type VectorTable } from "../repositories/vector-index.repository";
 
 /**
  * Past this many searchable vectors on a table (of validated artifacts, active memories, a
  * workspace's patterns or learnings), a workspace gets an index of its own; up to it the exact
- * scan answers. Chosen from `npm run bench:scale` (docs/search.md, "At scale"): the exact scan of
- * 10,000 vectors takes about what the index does (5.7 ms against 4.6 ms), and the number of
- * partial indexes, which every write to the table and every plan of it pays for, stays small.
- * Counted in vectors, not documents: an artifact has up to six.
+ * scan answers. A search reads MIN_PROBES lists of the index: it pays once they are at most half
+ * of them, i.e. from twice MIN_PROBES lists of VECTORS_PER_LIST (15,000 vectors). At 10,000 (40
+ * lists, 30 read) the index was no faster than the exact scan on PostgreSQL and slower on the
+ * embedded engine (21.7 against 17.6 ms; docs/search.md, "At scale"). Fewer partial indexes also
+ * means less for every write to the table and every plan of it to pay for. Counted in vectors,
+ * not documents: an artifact has up to six.
  */
-export const OWN_INDEX_MIN_VECTORS = 10_000;
+export const OWN_INDEX_MIN_VECTORS = 2 * MIN_PROBES * VECTORS_PER_LIST;
 
 export interface VectorIndexMaintenanceOptions {
   vectorIndexes: VectorIndexRepository;

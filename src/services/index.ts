@@ -66,7 +66,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   // The directive store is its own dependency so that the briefing can survive it failing.
   const directives = createDirectiveRepository(db);
   // One list of the workspaces' own vector indexes for every search, so that one cache serves them.
-  const vectorIndexes = createVectorIndexRepository(db);
+  const vectorIndexes = createVectorIndexRepository(db, { engine: database.kind });
   const memories = createMemoryRepository(db, vectorIndexes);
   const signer = createDownloadSigner(files.signingSecret);
   const storage = createFileStorage(files.fileStorage, {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { Prisma } from "../../src/generated/prisma/client";
+import { exactDistanceOn } from "../../src/db/vector-distance";
 import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridSearchSource } from "../../src/search/hybrid-candidates";
 import type { QueryVector } from "../../src/search/query-embedding";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
@@ -28,7 +29,7 @@ beforeAll(async () => {
     where,
     collection: { workspaceId: ws.workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: ws.workspaceId },
     columns: Prisma.sql`t.statement`,
-    vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, ownIndex: async () => undefined }),
+    vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, ownIndex: async () => undefined, exactDistance: exactDistanceOn(t.database.kind) }),
   };
 }, 60_000);
 afterAll(() => t.close());
@@ -87,4 +88,14 @@ describe("the two statements of a search", () => {
     expect(output).toContain("caught: database gone");
     expect(code).toBe(0);
   }, 30_000);
+});
+
+describe("the full-text keys", () => {
+  it("are in the index as soon as they are written, with nothing left in a pending list every search would read", async () => {
+    // The import above wrote two memories: with GIN's fast update their keys would still be pending.
+    for (const index of ["memories_search_keys_idx", "artifacts_search_keys_idx", "query_patterns_search_keys_idx", "error_learnings_search_keys_idx"]) {
+      const [{ pending }] = await t.database.prisma.$queryRawUnsafe<[{ pending: number }]>(`SELECT gin_clean_pending_list('"${index}"'::regclass)::int AS pending`);
+      expect({ index, pending }).toEqual({ index, pending: 0 });
+    }
+  });
 });

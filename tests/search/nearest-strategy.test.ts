@@ -1,5 +1,6 @@
 import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansOwnIndex, type NearestStrategy } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
+import { exactDistanceOn } from "../../src/db/vector-distance";
 import type { QueryVector } from "../../src/search/query-embedding";
 import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
@@ -35,27 +36,30 @@ function maintainIndexes(minVectors: number) {
 
 const vectorOf = async (text: string): Promise<QueryVector> => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model: t.services.embeddings.model });
 
+/** A fresh list of the workspaces' own indexes (nothing cached), for this engine. */
+const indexRepository = () => createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
+
 /** The nearest artifacts as search finds them now (a fresh repository: no cached list of indexes). */
 async function nearest(workspaceId: string, text: string) {
-  return createArtifactSearchRepository(t.database.prisma).nearest(workspaceId, await vectorOf(text));
+  return createArtifactSearchRepository(t.database.prisma, indexRepository()).nearest(workspaceId, await vectorOf(text));
 }
 
 /** The workspace's own index of artifact vectors, as search reads it. */
 async function ownIndex(workspaceId: string) {
-  return (await createVectorIndexRepository(t.database.prisma).ownIndexes(workspaceId)).get("artifact_embeddings");
+  return (await indexRepository().ownIndexes(workspaceId)).get("artifact_embeddings");
 }
 
 async function nearestBy(strategy: NearestStrategy, workspaceId: string, text: string): Promise<string[]> {
   const own = strategy === "index" ? await ownIndex(workspaceId) : undefined;
   if (strategy === "index" && !own) throw new Error("the workspace has no index of its own");
-  const rows = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, await vectorOf(text), own));
+  const rows = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(workspaceId, await vectorOf(text), { exactDistance: exactDistanceOn(t.database.kind), own }));
   return rows.map((row) => row.id);
 }
 
 describe("nearest-neighbour strategies", () => {
   it("scans exactly while a workspace has no index of its own", async () => {
     expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("exact");
-    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("revenue forecast")))).toBe(false);
+    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("revenue forecast"), { exactDistance: exactDistanceOn(t.database.kind) }))).toBe(false);
   });
 
   it("counts a workspace's vectors, not its documents times the most an artifact can hold", async () => {
@@ -74,7 +78,7 @@ describe("nearest-neighbour strategies", () => {
     expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("index");
     const own = await ownIndex(crowded.workspaceId);
     expect(own).toEqual({ probes: 1 });
-    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("enterprise revenue forecast"), own))).toBe(true);
+    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("enterprise revenue forecast"), { exactDistance: exactDistanceOn(t.database.kind), own }))).toBe(true);
   });
 
   it("gives the same artifacts by either strategy", async () => {

@@ -1,4 +1,5 @@
 import { Prisma } from "../../src/generated/prisma/client";
+import { exactDistanceOn } from "../../src/db/vector-distance";
 import { hybridCandidates, ownColumnVectors } from "../../src/search/hybrid-candidates";
 
 // Run in a process of its own by tests/search/hybrid-candidates.test.ts: a text statement that
@@ -11,7 +12,7 @@ async function main(): Promise<void> {
     where,
     collection: { workspaceId: "ws_none", name: "memories", keyOwner: "workspace_id" as const, keyOwnerId: "ws_none" },
     columns: Prisma.sql`t.statement`,
-    vectors: ownColumnVectors("memories", where, { workspaceId: "ws_none", ownIndex: async () => undefined }),
+    vectors: ownColumnVectors("memories", where, { workspaceId: "ws_none", ownIndex: async () => undefined, exactDistance: exactDistanceOn("embedded") }),
   };
   const slowVector = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100));
   try {

@@ -135,10 +135,19 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number 
         `SELECT count(*)::int AS vectors FROM "${table}" WHERE ${rows} AND embedding IS NOT NULL`,
       );
       const lists = Math.min(MAX_LISTS, Math.max(1, Math.ceil(vectors / VECTORS_PER_LIST)));
+      // On a table hash-partitioned by workspace (docs/deployment.md §6) the index goes on the
+      // partition that holds the workspace: PostgreSQL builds no index concurrently on a
+      // partitioned table, and the other partitions hold none of these rows. Otherwise this is
+      // the table itself.
+      const [{ relation }] = await db.$queryRawUnsafe<[{ relation: string }]>(
+        `SELECT coalesce((SELECT tableoid::regclass::text FROM "${table}" WHERE workspace_id = $1 LIMIT 1), $2) AS relation`,
+        workspaceId,
+        `"${table}"`,
+      );
       const current = await validity(name);
       const target = current ? next : name;
       if ((await validity(target)) !== undefined) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${target}"`);
-      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON "${table}" USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
+      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON ${relation} USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
       if (target === next) {
         await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
         await db.$executeRawUnsafe(`ALTER INDEX "${next}" RENAME TO "${name}"`);

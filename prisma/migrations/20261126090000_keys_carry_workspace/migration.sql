@@ -2,7 +2,7 @@
 -- refers to its parent by (workspace_id, id). PostgreSQL's hash partitions and Citus's distributed
 -- tables both require the split column in every unique key (docs/deployment.md §6), and the
 -- composite foreign keys keep a child in its parent's workspace. The tables that are not one
--- workspace's are listed with their reasons in tests/db/distribution-keys.test.ts.
+-- workspace's are listed with their reasons in tests/support/table-distribution.ts.
 --
 -- On a database with data this runs in one transaction: each of the 11 tables below has its
 -- primary key rebuilt (one index build, the table locked meanwhile), 5 unique indexes are built

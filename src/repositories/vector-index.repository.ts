@@ -77,6 +77,23 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number 
   const ttlMs = options.ttlMs ?? VECTOR_INDEX_LOOKUP_TTL_MS;
   const known = new Map<string, { indexes: Map<VectorTable, OwnIndex>; until: number }>();
 
+  /**
+   * Where a workspace's own index on `table` is built: on a table hash-partitioned by workspace
+   * (docs/deployment.md §6), the partition that holds the workspace, since PostgreSQL builds no
+   * index concurrently on a partitioned table and the other partitions hold none of its rows;
+   * otherwise the table itself.
+   */
+  async function indexedRelation(workspaceId: string, table: VectorTable): Promise<string> {
+    const whole = `"${table}"`;
+    const [kind] = await db.$queryRaw<Array<{ partitioned: boolean }>>`SELECT relkind = 'p' AS partitioned FROM pg_class WHERE oid = to_regclass(${whole})`;
+    if (!kind?.partitioned) return whole;
+    const [holder] = await db.$queryRawUnsafe<Array<{ partition: string }>>(
+      `SELECT tableoid::regclass::text AS partition FROM ${whole} WHERE workspace_id = $1 LIMIT 1`,
+      workspaceId,
+    );
+    return holder?.partition ?? whole;
+  }
+
   return {
     /** The workspace's own indexes, by table. */
     async ownIndexes(workspaceId: string): Promise<Map<VectorTable, OwnIndex>> {
@@ -135,15 +152,7 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number 
         `SELECT count(*)::int AS vectors FROM "${table}" WHERE ${rows} AND embedding IS NOT NULL`,
       );
       const lists = Math.min(MAX_LISTS, Math.max(1, Math.ceil(vectors / VECTORS_PER_LIST)));
-      // On a table hash-partitioned by workspace (docs/deployment.md §6) the index goes on the
-      // partition that holds the workspace: PostgreSQL builds no index concurrently on a
-      // partitioned table, and the other partitions hold none of these rows. Otherwise this is
-      // the table itself.
-      const [{ relation }] = await db.$queryRawUnsafe<[{ relation: string }]>(
-        `SELECT coalesce((SELECT tableoid::regclass::text FROM "${table}" WHERE workspace_id = $1 LIMIT 1), $2) AS relation`,
-        workspaceId,
-        `"${table}"`,
-      );
+      const relation = await indexedRelation(workspaceId, table);
       const current = await validity(name);
       const target = current ? next : name;
       if ((await validity(target)) !== undefined) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${target}"`);

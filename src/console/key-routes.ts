@@ -40,10 +40,8 @@ export function mountKeyRoutes(router: Router, services: Services, now: () => Da
 
   router.post("/keys/:id/revoke", async (req: Request, res: Response) => {
     const workspace = requiredWorkspace(res, (req.body as Record<string, unknown>).workspace);
-    const keyId = String(req.params.id);
-    const keys = await services.apiKeys.list(workspace.id);
-    if (!keys.some((key) => key.id === keyId)) throw notFound(`API key ${keyId} not found`);
-    await services.apiKeys.revoke(keyId);
+    // Named with the workspace: a key of another workspace is not found there (404).
+    await services.apiKeys.revoke(String(req.params.id), workspace.id);
     redirect(res, `/console/keys?workspace=${encodeURIComponent(workspace.id)}&done=revoked`);
   });
 }

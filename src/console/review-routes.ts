@@ -108,7 +108,7 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
 
   router.post("/artifacts/:id/validate", async (req: Request, res: Response) => {
     const artifact = await findArtifact(res, String(req.params.id));
-    await services.review.validate(artifact.id, localsOf(res).reviewer!.email);
+    await services.review.validate(artifact.id, localsOf(res).reviewer!.email, artifact.workspaceId);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "validated");
   });
 
@@ -119,7 +119,7 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
       return showArtifact(req, res, artifact.id, 400, "Write a reason for disputing: the agent that pushed the draft reads it.");
     }
     if (reason.length > 2000) throw badRequest("reason: must be at most 2000 characters");
-    await services.review.dispute(artifact.id, localsOf(res).reviewer!.email, reason.trim());
+    await services.review.dispute(artifact.id, localsOf(res).reviewer!.email, reason.trim(), artifact.workspaceId);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "disputed");
   });
 }

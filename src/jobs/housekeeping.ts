@@ -49,9 +49,10 @@ export function createHousekeeping({
   refreshPlannerStatistics = false,
 }: HousekeepingOptions): Housekeeping {
   const tasks: Record<string, (now: Date) => Promise<number>> = {
+    // Expiry runs across workspaces; the rows it picks are deleted by their keys, workspace first.
     idempotencyRecords: (now) => db.$executeRaw`
-      DELETE FROM "idempotency_records" WHERE "id" IN (
-        SELECT "id" FROM "idempotency_records" WHERE "created_at" < ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)} LIMIT ${batchSize})`,
+      DELETE FROM "idempotency_records" WHERE ("workspace_id", "id") IN (
+        SELECT "workspace_id", "id" FROM "idempotency_records" WHERE "created_at" < ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)} LIMIT ${batchSize})`,
     orphanedBlobs: (now) => db.$executeRaw`
       DELETE FROM "stored_blobs" WHERE "key" IN (
         SELECT b."key" FROM "stored_blobs" b

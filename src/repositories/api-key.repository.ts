@@ -34,22 +34,33 @@ export function createApiKeyRepository(db: DbTx) {
       return db.apiKey.findMany({ where: { workspaceId }, select: KEY_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
     },
 
-    /** Looks a key up by the digest of its secret; the digest column is unique and indexed. */
+    /**
+     * Looks a key up by the digest of its secret: the one lookup that cannot name a workspace, since
+     * finding the workspace is what it is for. The digest is indexed but not unique (a unique key
+     * would have to carry workspace_id); 238 random bits per secret make two equal digests as
+     * unlikely as a guessed secret.
+     */
     findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
-      return db.apiKey.findUnique({ where: { hash }, select: { ...KEY_FIELDS, hash: true } });
+      return db.apiKey.findFirst({ where: { hash }, select: { ...KEY_FIELDS, hash: true } });
     },
 
-    /** Sets revokedAt once; revoking a revoked key keeps the first time. Null when no such key. */
-    async revoke(keyId: string, at: Date): Promise<ApiKeyRecord | null> {
-      await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
-      return db.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS });
+    /** The workspace of a key known by id alone (the admin API's revoke), so that what follows can name it. */
+    async workspaceOf(keyId: string): Promise<string | null> {
+      const key = await db.apiKey.findFirst({ where: { id: keyId }, select: { workspaceId: true } });
+      return key?.workspaceId ?? null;
+    },
+
+    /** Sets revokedAt once; revoking a revoked key keeps the first time. Null when the workspace has no such key. */
+    async revoke(workspaceId: string, keyId: string, at: Date): Promise<ApiKeyRecord | null> {
+      await db.apiKey.updateMany({ where: { workspaceId, id: keyId, revokedAt: null }, data: { revokedAt: at } });
+      return db.apiKey.findUnique({ where: { workspaceId_id: { workspaceId, id: keyId } }, select: KEY_FIELDS });
     },
 
     /** Records use; the service calls it at most once a minute per key, and the filter keeps several processes from all writing. */
-    async touchLastUsed(keyId: string, at: Date): Promise<void> {
+    async touchLastUsed(workspaceId: string, keyId: string, at: Date): Promise<void> {
       const aMinuteAgo = new Date(at.getTime() - 60_000);
       await db.apiKey.updateMany({
-        where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: aMinuteAgo } }] },
+        where: { workspaceId, id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: aMinuteAgo } }] },
         data: { lastUsedAt: at },
       });
     },

@@ -84,7 +84,7 @@ export function createArtifactSearchRepository(db: Db, vectorIndexes: VectorInde
           vectors: {
             nearest: async (vector) => nearestQuery(workspaceId, vector, { exactDistance: vectorIndexes.exactDistance, own: await ownIndex(workspaceId) }),
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
-                                                       WHERE e.artifact_id = t.id AND e.model = ${model})`,
+                                                       WHERE e.workspace_id = t.workspace_id AND e.artifact_id = t.id AND e.model = ${model})`,
           },
         },
         query,

@@ -100,13 +100,14 @@ function artifactColumns(id: string, workspaceId: string, artifact: NewArtifact)
 
 /**
  * An artifact's pending vector rows and its memory-bank entry: the memory is active, and the
- * vectors searchable, only while the artifact is validated.
+ * vectors searchable, only while the artifact is validated. Without their keys to the artifact
+ * (workspace and id), which a nested create takes from the artifact itself.
  */
-function dependents(id: string, workspaceId: string, artifact: NewArtifact) {
+function dependents(id: string, artifact: NewArtifact) {
   const validated = artifact.status === "validated";
   return {
-    vectors: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, workspaceId, searchable: validated })),
-    memory: { id: newId("mem"), workspaceId, type: "finding" as const, statement: artifact.summary, active: validated, createdAt: artifact.createdAt },
+    vectors: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, searchable: validated })),
+    memory: { id: newId("mem"), type: "finding" as const, statement: artifact.summary, active: validated, createdAt: artifact.createdAt },
   };
 }
 
@@ -116,20 +117,20 @@ function keepsProtoKey(content: unknown): boolean {
 }
 
 export function createArtifactRepository(db: DbTx) {
-  async function rewriteContent(id: string, content: unknown) {
-    await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "id" = ${id}`;
+  async function rewriteContent(workspaceId: string, id: string, content: unknown) {
+    await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "workspace_id" = ${workspaceId} AND "id" = ${id}`;
   }
 
   return {
     /** Writes the artifact with its memory-bank entry and its (pending) vector rows, in one transaction. */
     async insert(workspaceId: string, artifact: NewArtifact): Promise<string> {
       const id = newSortableId("art", artifact.createdAt);
-      const { vectors, memory } = dependents(id, workspaceId, artifact);
+      const { vectors, memory } = dependents(id, artifact);
       await db.artifact.create({
         data: { ...artifactColumns(id, workspaceId, artifact), embeddings: { create: vectors }, memory: { create: memory } },
         select: { id: true },
       });
-      if (keepsProtoKey(artifact.content)) await rewriteContent(id, artifact.content);
+      if (keepsProtoKey(artifact.content)) await rewriteContent(workspaceId, id, artifact.content);
       return id;
     },
 
@@ -143,12 +144,12 @@ export function createArtifactRepository(db: DbTx) {
       if (artifacts.length === 0) return [];
       const rows = artifacts.map((artifact) => {
         const id = newSortableId("art", artifact.createdAt);
-        return { id, artifact, ...dependents(id, workspaceId, artifact) };
+        return { id, artifact, ...dependents(id, artifact) };
       });
       await db.artifact.createMany({ data: rows.map(({ id, artifact }) => artifactColumns(id, workspaceId, artifact)) });
-      await db.artifactEmbedding.createMany({ data: rows.flatMap(({ id, vectors }) => vectors.map((vector) => ({ ...vector, artifactId: id }))) });
-      await db.memory.createMany({ data: rows.map(({ id, memory }) => ({ ...memory, artifactId: id })) });
-      for (const { id, artifact } of rows) if (keepsProtoKey(artifact.content)) await rewriteContent(id, artifact.content);
+      await db.artifactEmbedding.createMany({ data: rows.flatMap(({ id, vectors }) => vectors.map((vector) => ({ ...vector, workspaceId, artifactId: id }))) });
+      await db.memory.createMany({ data: rows.map(({ id, memory }) => ({ ...memory, workspaceId, artifactId: id })) });
+      for (const { id, artifact } of rows) if (keepsProtoKey(artifact.content)) await rewriteContent(workspaceId, id, artifact.content);
       return rows.map((row) => row.id);
     },
 
@@ -233,8 +234,18 @@ export function createArtifactRepository(db: DbTx) {
       });
     },
 
-    findStatus(artifactId: string): Promise<{ workspaceId: string; status: ArtifactStatus } | null> {
-      return db.artifact.findUnique({ where: { id: artifactId }, select: { workspaceId: true, status: true } });
+    /**
+     * The workspace of an artifact known by id alone (the admin API's review), so that what follows
+     * can name it; through the index on the id, since the primary key begins with the workspace.
+     */
+    async workspaceOf(artifactId: string): Promise<string | null> {
+      const artifact = await db.artifact.findFirst({ where: { id: artifactId }, select: { workspaceId: true } });
+      return artifact?.workspaceId ?? null;
+    },
+
+    async findStatus(workspaceId: string, artifactId: string): Promise<ArtifactStatus | null> {
+      const artifact = await db.artifact.findUnique({ where: { workspaceId_id: { workspaceId, id: artifactId } }, select: { status: true } });
+      return artifact?.status ?? null;
     },
 
     /**
@@ -242,19 +253,20 @@ export function createArtifactRepository(db: DbTx) {
      * draft. Returns false when it was not (a concurrent reviewer, or no longer a draft).
      */
     async review(
+      workspaceId: string,
       artifactId: string,
       outcome: { status: "validated"; by: string; at: Date } | { status: "disputed"; by: string; reason: string; at: Date },
     ): Promise<boolean> {
       const validated = outcome.status === "validated";
       const moved = await db.artifact.updateMany({
-        where: { id: artifactId, status: "draft" },
+        where: { workspaceId, id: artifactId, status: "draft" },
         data: validated
           ? { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by }
           : { status: "disputed", disputedAt: outcome.at, disputedBy: outcome.by, disputeReason: outcome.reason },
       });
       if (moved.count === 0) return false;
-      await db.memory.updateMany({ where: { artifactId }, data: { active: validated } });
-      await db.artifactEmbedding.updateMany({ where: { artifactId }, data: { searchable: validated } });
+      await db.memory.updateMany({ where: { workspaceId, artifactId }, data: { active: validated } });
+      await db.artifactEmbedding.updateMany({ where: { workspaceId, artifactId }, data: { searchable: validated } });
       return true;
     },
   };

@@ -11,16 +11,16 @@ export interface IdempotencyRecord {
 export function createIdempotencyRepository(db: DbTx) {
   return {
     /** The stored outcome of a key's request under this idempotency key, if made after `since`. */
-    find(apiKeyId: string, idempotencyKey: string, since: Date): Promise<IdempotencyRecord | null> {
+    find(workspaceId: string, apiKeyId: string, idempotencyKey: string, since: Date): Promise<IdempotencyRecord | null> {
       return db.idempotencyRecord.findFirst({
-        where: { apiKeyId, idempotencyKey, createdAt: { gte: since } },
+        where: { workspaceId, apiKeyId, idempotencyKey, createdAt: { gte: since } },
         select: { requestHash: true, responseStatus: true, responseBody: true },
       });
     },
 
     /** Frees an idempotency key whose record has expired, so it can be used again. */
-    async deleteExpired(apiKeyId: string, idempotencyKey: string, before: Date): Promise<void> {
-      await db.idempotencyRecord.deleteMany({ where: { apiKeyId, idempotencyKey, createdAt: { lt: before } } });
+    async deleteExpired(workspaceId: string, apiKeyId: string, idempotencyKey: string, before: Date): Promise<void> {
+      await db.idempotencyRecord.deleteMany({ where: { workspaceId, apiKeyId, idempotencyKey, createdAt: { lt: before } } });
     },
 
     async insert(

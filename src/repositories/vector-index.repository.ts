@@ -78,6 +78,23 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
   const ttlMs = options.ttlMs ?? VECTOR_INDEX_LOOKUP_TTL_MS;
   const known = new Map<string, { indexes: Map<VectorTable, OwnIndex>; until: number }>();
 
+  /**
+   * Where a workspace's own index on `table` is built: on a table hash-partitioned by workspace
+   * (docs/deployment.md §6), the partition that holds the workspace, since PostgreSQL builds no
+   * index concurrently on a partitioned table and the other partitions hold none of its rows;
+   * otherwise the table itself.
+   */
+  async function indexedRelation(workspaceId: string, table: VectorTable): Promise<string> {
+    const whole = `"${table}"`;
+    const [kind] = await db.$queryRaw<Array<{ partitioned: boolean }>>`SELECT relkind = 'p' AS partitioned FROM pg_class WHERE oid = to_regclass(${whole})`;
+    if (!kind?.partitioned) return whole;
+    const [holder] = await db.$queryRawUnsafe<Array<{ partition: string }>>(
+      `SELECT tableoid::regclass::text AS partition FROM ${whole} WHERE workspace_id = $1 LIMIT 1`,
+      workspaceId,
+    );
+    return holder?.partition ?? whole;
+  }
+
   return {
     /** How a workspace without an index of its own is scanned exactly, on this engine. */
     exactDistance: exactDistanceOn(options.engine ?? "postgres"),
@@ -139,10 +156,11 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
         `SELECT count(*)::int AS vectors FROM "${table}" WHERE ${rows} AND embedding IS NOT NULL`,
       );
       const lists = Math.min(MAX_LISTS, Math.max(1, Math.ceil(vectors / VECTORS_PER_LIST)));
+      const relation = await indexedRelation(workspaceId, table);
       const current = await validity(name);
       const target = current ? next : name;
       if ((await validity(target)) !== undefined) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${target}"`);
-      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON "${table}" USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
+      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON ${relation} USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
       if (target === next) {
         await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
         await db.$executeRawUnsafe(`ALTER INDEX "${next}" RENAME TO "${name}"`);

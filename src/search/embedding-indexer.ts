@@ -1,7 +1,7 @@
 import type { Db } from "../db/database";
 import { cutToModelInput, InputRejectedError, toVectorLiteral, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
-import { INDEXED_TABLES, type ClaimedRow, type IndexedTable, type IndexState, type RowFailure } from "./indexed-tables";
+import { INDEXED_TABLES, type ClaimedRow, type IndexedTable, type IndexState, type RowFailure, type RowKey } from "./indexed-tables";
 
 export type IndexCounts = Record<IndexedTable["name"], number>;
 export type WorkspaceIndexState = { model: string; tables: Record<IndexedTable["name"], IndexState & { failures: RowFailure[] }> };
@@ -254,22 +254,22 @@ export class EmbeddingIndexer {
   }
 
   private async settle(table: IndexedTable, claimed: ClaimedRow[]): Promise<number> {
-    const rows = claimed.map((row) => ({ id: row.id, text: cutToModelInput(row.text ?? "", this.embeddings.maxInputChars) }));
+    const rows = claimed.map((row) => ({ ...row, text: cutToModelInput(row.text ?? "", this.embeddings.maxInputChars) }));
     const empty = rows.filter((row) => row.text.trim() === "");
-    if (empty.length > 0) await this.db.$executeRaw(table.skipMany(empty.map((row) => row.id), this.embeddings.model));
+    if (empty.length > 0) await this.db.$executeRaw(table.skipMany(empty, this.embeddings.model));
     const batch = this.withinBounds(rows.filter((row) => row.text.trim() !== ""));
     const later = rows.filter((row) => row.text.trim() !== "" && !batch.includes(row));
-    if (later.length > 0) await this.db.$executeRaw(table.release(later.map((row) => row.id)));
+    if (later.length > 0) await this.db.$executeRaw(table.release(later));
     if (batch.length === 0) return 0;
     try {
       const started = performance.now();
       const vectors = await this.unlessStopped(this.embeddings.embed(batch.map((row) => row.text)));
       this.learnSpeed(performance.now() - started, batch);
-      await this.store(table, batch.map((row) => row.id), vectors);
+      await this.store(table, batch, vectors);
       return batch.length;
     } catch (error) {
       if (!(error instanceof InputRejectedError)) {
-        await this.db.$executeRaw(table.release(batch.map((row) => row.id)));
+        await this.db.$executeRaw(table.release(batch));
         throw error;
       }
       return this.settleOneByOne(table, batch, error);
@@ -277,24 +277,24 @@ export class EmbeddingIndexer {
   }
 
   /** After a refused batch: each row alone, so that only the rows the provider refuses are counted. */
-  private async settleOneByOne(table: IndexedTable, batch: Array<{ id: string; text: string }>, refusal: InputRejectedError): Promise<number> {
+  private async settleOneByOne(table: IndexedTable, batch: Array<RowKey & { text: string }>, refusal: InputRejectedError): Promise<number> {
     if (batch.length === 1) {
-      await this.db.$executeRaw(table.recordFailure(batch[0]!.id, describe(refusal)));
+      await this.db.$executeRaw(table.recordFailure(batch[0]!, describe(refusal)));
       return 0;
     }
     let stored = 0;
     for (const [index, row] of batch.entries()) {
       try {
         const vectors = await this.unlessStopped(this.embeddings.embed([row.text]));
-        await this.store(table, [row.id], vectors);
+        await this.store(table, [row], vectors);
         stored += 1;
       } catch (error) {
         if (!(error instanceof InputRejectedError)) {
-          await this.db.$executeRaw(table.release(batch.slice(index).map((rest) => rest.id)));
+          await this.db.$executeRaw(table.release(batch.slice(index)));
           throw error;
         }
         this.logger.warn({ err: error, table: table.name, id: row.id }, "the embeddings provider refused a row");
-        await this.db.$executeRaw(table.recordFailure(row.id, describe(error)));
+        await this.db.$executeRaw(table.recordFailure(row, describe(error)));
       }
     }
     return stored;
@@ -321,12 +321,12 @@ export class EmbeddingIndexer {
     this.msPerChar = this.msPerChar === undefined ? sample : 0.7 * this.msPerChar + 0.3 * sample;
   }
 
-  private async store(table: IndexedTable, ids: string[], vectors: number[][]): Promise<void> {
+  private async store(table: IndexedTable, rows: RowKey[], vectors: number[][]): Promise<void> {
     const literals = vectors.map(toVectorLiteral);
-    for (let start = 0; start < ids.length; start += this.options.storeRows) {
+    for (let start = 0; start < rows.length; start += this.options.storeRows) {
       const end = start + this.options.storeRows;
-      await this.db.$executeRaw(table.storeMany(ids.slice(start, end), literals.slice(start, end), this.embeddings.model));
-      if (end < ids.length) await yieldToRequests();
+      await this.db.$executeRaw(table.storeMany(rows.slice(start, end), literals.slice(start, end), this.embeddings.model));
+      if (end < rows.length) await yieldToRequests();
     }
   }
 

@@ -263,7 +263,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
       coalesce(matched.weights, '{}') AS "matchedWeights",
       ${matchedTerms} AS "matchedTerms"${figures}
     FROM candidate_ids c
-    JOIN ${table} t ON t.id = c.id
+    JOIN ${table} t ON t.workspace_id = ${source.collection.workspaceId} AND t.id = c.id
     LEFT JOIN nearest n ON n.id = c.id
     CROSS JOIN search_query
     CROSS JOIN LATERAL (

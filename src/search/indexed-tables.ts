@@ -1,8 +1,13 @@
 import { Prisma } from "../generated/prisma/client";
 
-/** A row the indexer holds: its id and the text its vector is made from. */
-export interface ClaimedRow {
+/** A vector row by its primary key, which names its workspace. */
+export interface RowKey {
+  workspaceId: string;
   id: string;
+}
+
+/** A row the indexer holds: its key and the text its vector is made from. */
+export interface ClaimedRow extends RowKey {
   text: string | null;
 }
 
@@ -43,13 +48,13 @@ export interface IndexedTable {
    */
   claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string; tier: number }): Prisma.Sql;
   /** Stores vectors (pgvector text form), clearing claim and error. */
-  storeMany(ids: string[], vectorLiterals: string[], model: string): Prisma.Sql;
+  storeMany(rows: RowKey[], vectorLiterals: string[], model: string): Prisma.Sql;
   /** Marks rows with nothing to embed as done for this model. */
-  skipMany(ids: string[], model: string): Prisma.Sql;
+  skipMany(rows: RowKey[], model: string): Prisma.Sql;
   /** Counts one refusal of a row, with its error, and lets go of it. */
-  recordFailure(id: string, error: string): Prisma.Sql;
+  recordFailure(row: RowKey, error: string): Prisma.Sql;
   /** Lets go of rows without counting anything (an abandoned batch): they are pending again. */
-  release(ids: string[]): Prisma.Sql;
+  release(rows: RowKey[]): Prisma.Sql;
   /** Marks every vector of a workspace pending again, failed ones included (a reindex). */
   clear(workspaceId: string): Prisma.Sql;
   /** One row: IndexState of a workspace. */
@@ -71,6 +76,13 @@ interface TableShape {
   tiers: Prisma.Sql[];
 }
 
+/**
+ * Rows named by their keys, as a relation (workspace_id, id): the primary key begins with the
+ * workspace, so a row is found by both columns.
+ */
+const keysOf = (rows: RowKey[]) =>
+  Prisma.sql`unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[])`;
+
 function indexedTable(shape: TableShape): IndexedTable {
   const table = Prisma.raw(`"${shape.table}"`);
   const model = Prisma.raw(shape.modelColumn);
@@ -80,26 +92,30 @@ function indexedTable(shape: TableShape): IndexedTable {
   return {
     name: shape.name,
     tiers: shape.tiers.length,
+    // The background claim looks across workspaces (the backlog is everyone's); the rows it takes
+    // are then named by their keys, workspace included.
     claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => Prisma.sql`
       WITH claimed AS (
         UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
-        WHERE id IN (
-          SELECT t.id FROM ${table} t
+        WHERE (workspace_id, id) IN (
+          SELECT t.workspace_id, t.id FROM ${table} t
           WHERE ${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!} ${inWorkspace(workspaceId)}
           ORDER BY ${shape.order} LIMIT ${limit}
           FOR UPDATE OF t SKIP LOCKED)
-        RETURNING id)
-      SELECT t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
-      WHERE t.id IN (SELECT id FROM claimed) ORDER BY ${shape.order}`,
-    storeMany: (ids, vectors, current) => Prisma.sql`
+        RETURNING workspace_id, id)
+      SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
+      WHERE (t.workspace_id, t.id) IN (SELECT workspace_id, id FROM claimed) ORDER BY ${shape.order}`,
+    storeMany: (rows, vectors, current) => Prisma.sql`
       UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-      FROM unnest(${ids}::text[], ${vectors}::text[]) AS v(id, vector) WHERE t.id = v.id`,
-    skipMany: (ids, current) => Prisma.sql`
+      FROM unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[], ${vectors}::text[]) AS v(workspace_id, id, vector)
+      WHERE t.workspace_id = v.workspace_id AND t.id = v.id`,
+    skipMany: (rows, current) => Prisma.sql`
       UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-      WHERE id = ANY(${ids}::text[])`,
-    recordFailure: (id, error) => Prisma.sql`
-      UPDATE ${table} SET embed_attempts = embed_attempts + 1, embed_error = ${error}, claimed_until = NULL WHERE id = ${id}`,
-    release: (ids) => Prisma.sql`UPDATE ${table} SET claimed_until = NULL WHERE id = ANY(${ids}::text[])`,
+      WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`,
+    recordFailure: (row, error) => Prisma.sql`
+      UPDATE ${table} SET embed_attempts = embed_attempts + 1, embed_error = ${error}, claimed_until = NULL
+      WHERE workspace_id = ${row.workspaceId} AND id = ${row.id}`,
+    release: (rows) => Prisma.sql`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`,
     clear: (workspaceId) => Prisma.sql`
       UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL WHERE workspace_id = ${workspaceId}`,
     state: (workspaceId, current, maxAttempts) => Prisma.sql`
@@ -125,7 +141,7 @@ export const INDEXED_TABLES: IndexedTable[] = [
     name: "artifacts",
     table: "artifact_embeddings",
     modelColumn: "model",
-    joins: Prisma.sql`JOIN artifacts a ON a.id = t.artifact_id`,
+    joins: Prisma.sql`JOIN artifacts a ON a.workspace_id = t.workspace_id AND a.id = t.artifact_id`,
     text: Prisma.sql`CASE t.facet
       WHEN 'headline' THEN concat_ws(E'\n', a.summary,
         (SELECT string_agg(f, E'\n') FROM jsonb_array_elements_text(

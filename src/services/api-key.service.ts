@@ -23,13 +23,13 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
   const cache = new ApiKeyCache(cacheTtlMs, () => clock.now().getTime());
   const lastWritten = new Map<string, number>();
 
-  function recordUse(keyId: string): void {
+  function recordUse({ workspaceId, keyId }: ApiKeyPrincipal): void {
     const now = clock.now();
     const written = lastWritten.get(keyId);
     if (written !== undefined && now.getTime() - written < LAST_USED_RESOLUTION_MS) return;
     if (lastWritten.size >= 10_000) lastWritten.clear();
     lastWritten.set(keyId, now.getTime());
-    apiKeys.touchLastUsed(keyId, now).catch((error: unknown) => {
+    apiKeys.touchLastUsed(workspaceId, keyId, now).catch((error: unknown) => {
       logger.warn({ err: error, keyId }, "could not record API key use");
     });
   }
@@ -53,8 +53,13 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
       return apiKeys.listByWorkspace(workspaceId);
     },
 
-    async revoke(keyId: string): Promise<void> {
-      const revoked = await apiKeys.revoke(keyId, clock.now());
+    /**
+     * Revokes a key of the workspace. The admin API names the key alone: its workspace is looked
+     * up first, so that the write names it (docs/deployment.md §6).
+     */
+    async revoke(keyId: string, workspaceId?: string): Promise<void> {
+      const owner = workspaceId ?? (await apiKeys.workspaceOf(keyId));
+      const revoked = owner === null ? null : await apiKeys.revoke(owner, keyId, clock.now());
       cache.forgetKey(keyId);
       if (!revoked) throw notFound(`API key ${keyId} not found`);
     },
@@ -67,7 +72,7 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
       const hash = hashApiKeySecret(secret);
       const cached = cache.get(hash);
       if (cached) {
-        recordUse(cached.keyId);
+        recordUse(cached);
         return cached;
       }
       const record = await apiKeys.findByHash(hash);
@@ -75,7 +80,7 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
       if (record.revokedAt) throw new ApiError("unauthorized", "This API key has been revoked");
       const principal = { keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, scopes: record.scopes };
       cache.set(hash, principal);
-      recordUse(record.id);
+      recordUse(principal);
       return principal;
     },
   };

@@ -53,7 +53,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
   async function replayOrConflict(principal: ApiKeyPrincipal, idempotencyKey: string, fingerprint: string): Promise<PushResult | undefined> {
     const since = new Date(clock.now().getTime() - IDEMPOTENCY_WINDOW_MS);
-    const earlier = await deps.idempotency.find(principal.keyId, idempotencyKey, since);
+    const earlier = await deps.idempotency.find(principal.workspaceId, principal.keyId, idempotencyKey, since);
     if (!earlier) return undefined;
     if (earlier.requestHash !== fingerprint) {
       throw new ApiError(
@@ -91,7 +91,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
       try {
         const artifactId = await deps.inTransaction(async (tx) => {
           const now = clock.now();
-          await tx.idempotency.deleteExpired(principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+          await tx.idempotency.deleteExpired(principal.workspaceId, principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
           const id = await tx.artifacts.insert(principal.workspaceId, draft);
           await tx.idempotency.insert(principal.workspaceId, {
             apiKeyId: principal.keyId,

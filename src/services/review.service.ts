@@ -5,7 +5,7 @@ import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord, QueueEn
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 
 export interface ReviewServiceDeps {
-  artifacts: Pick<ArtifactRepository, "listForReview" | "listQueue" | "findStatus" | "countByStatus" | "findInWorkspaces">;
+  artifacts: Pick<ArtifactRepository, "listForReview" | "listQueue" | "workspaceOf" | "findStatus" | "countByStatus" | "findInWorkspaces">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   /** Runs the review write in one transaction with a repository bound to it. */
   inTransaction<T>(fn: (artifacts: Pick<ArtifactRepository, "review">) => Promise<T>): Promise<T>;
@@ -14,15 +14,23 @@ export interface ReviewServiceDeps {
 
 /** The product side of the loop: humans validate or dispute drafts. */
 export function createReviewService({ artifacts, workspaces, inTransaction, clock }: ReviewServiceDeps) {
+  /**
+   * The admin API names an artifact by id alone: its workspace is looked up first, so that the
+   * review's statements name it (docs/deployment.md §6). The console passes the workspace it found
+   * the artifact in.
+   */
   async function decide(
     artifactId: string,
+    workspaceId: string | undefined,
     outcome: { status: "validated"; by: string } | { status: "disputed"; by: string; reason: string },
   ): Promise<{ artifactId: string; status: "validated" | "disputed" }> {
-    const moved = await inTransaction((tx) => tx.review(artifactId, { ...outcome, at: clock.now() }));
+    const owner = workspaceId ?? (await artifacts.workspaceOf(artifactId));
+    if (owner === null) throw notFound(`Artifact ${artifactId} not found`);
+    const moved = await inTransaction((tx) => tx.review(owner, artifactId, { ...outcome, at: clock.now() }));
     if (!moved) {
-      const current = await artifacts.findStatus(artifactId);
+      const current = await artifacts.findStatus(owner, artifactId);
       if (!current) throw notFound(`Artifact ${artifactId} not found`);
-      throw conflict(`Artifact ${artifactId} is ${current.status}; only a draft can be validated or disputed`);
+      throw conflict(`Artifact ${artifactId} is ${current}; only a draft can be validated or disputed`);
     }
     return { artifactId, status: outcome.status };
   }
@@ -42,8 +50,9 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
       if (!record) throw notFound(`Artifact ${artifactId} not found`);
       return record;
     },
-    validate: (artifactId: string, by: string) => decide(artifactId, { status: "validated", by }),
-    dispute: (artifactId: string, by: string, reason: string) => decide(artifactId, { status: "disputed", by, reason }),
+    validate: (artifactId: string, by: string, workspaceId?: string) => decide(artifactId, workspaceId, { status: "validated", by }),
+    dispute: (artifactId: string, by: string, reason: string, workspaceId?: string) =>
+      decide(artifactId, workspaceId, { status: "disputed", by, reason }),
   };
 }
 

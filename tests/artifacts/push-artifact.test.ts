@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const push = (body: unknown) => request(t.app).post("/api/v1/artifacts").set(ws.auth).send(body as object);
-const stored = (id: string) => t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+const stored = (id: string) => t.database.prisma.artifact.findFirstOrThrow({ where: { id } });
 
 describe("POST /api/v1/artifacts", () => {
   it("answers 201 with the new artifactId and status draft", async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const admin = () => adminAuth(t.adminToken);
-const memoryOf = (artifactId: string) => t.database.prisma.memory.findUniqueOrThrow({ where: { artifactId } });
+const memoryOf = (artifactId: string) => t.database.prisma.memory.findUniqueOrThrow({ where: { workspaceId_artifactId: { workspaceId: ws.workspaceId, artifactId } } });
 
 describe("POST /admin/v1/artifacts/{id}/validate", () => {
   it("moves a draft to validated and answers 200 {artifactId, status}", async () => {
@@ -20,7 +20,7 @@ describe("POST /admin/v1/artifacts/{id}/validate", () => {
     const res = await request(t.app).post(`/admin/v1/artifacts/${id}/validate`).set(admin()).send({ by: "ana@acme.test" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ artifactId: id, status: "validated" });
-    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: ws.workspaceId, id } } });
     expect(row).toMatchObject({ status: "validated", validatedBy: "ana@acme.test" });
     expect(row.validatedAt).toBeInstanceOf(Date);
   });
@@ -59,7 +59,7 @@ describe("POST /admin/v1/artifacts/{id}/dispute", () => {
     const res = await request(t.app).post(`/admin/v1/artifacts/${id}/dispute`).set(admin()).send({ by: "bo", reason: "Counts test accounts" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ artifactId: id, status: "disputed" });
-    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: ws.workspaceId, id } } });
     expect(row).toMatchObject({ status: "disputed", disputeReason: "Counts test accounts", disputedBy: "bo" });
   });
 

@@ -23,7 +23,7 @@ afterAll(() => t.close());
 describe("isolation of the artifact endpoints between workspaces", () => {
   it("POST /api/v1/artifacts writes only into the key's workspace", async () => {
     const id = await pushArtifact(t, a.auth);
-    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { id } });
+    const row = await t.database.prisma.artifact.findFirstOrThrow({ where: { id } });
     expect(row.workspaceId).toBe(a.workspaceId);
   });
 

@@ -44,7 +44,7 @@ async function reviewerPage(): Promise<Page> {
 }
 afterEach(() => page.context().close());
 
-const statusOf = async (id: string) => (await t.database.prisma.artifact.findUnique({ where: { id } }))?.status;
+const statusOf = async (id: string) => (await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } }))?.status;
 
 describe("the review console in a browser", () => {
   it("signs in to the queue and signs out again", async () => {

@@ -153,7 +153,7 @@ describe("console forms and pages", () => {
     const id = await pushArtifact(t, home.auth);
     await agent.post(`/console/artifacts/${id}/validate`).type("form").send({}).expect(403);
     await agent.post(`/console/artifacts/${id}/validate`).type("form").send({ _csrf: "forged" }).expect(403);
-    expect((await t.database.prisma.artifact.findUnique({ where: { id } }))?.status).toBe("draft");
+    expect((await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } }))?.status).toBe("draft");
   });
 
   it("records the reviewer's email as validatedBy, as feedback shows", async () => {
@@ -167,7 +167,7 @@ describe("console forms and pages", () => {
     const id = await pushArtifact(t, home.auth);
     const res = await agent.post(`/console/artifacts/${id}/dispute`).type("form").send({ _csrf: csrf, reason: "  " }).expect(400);
     expect(res.text).toContain("Write a reason");
-    expect((await t.database.prisma.artifact.findUnique({ where: { id } }))?.status).toBe("draft");
+    expect((await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } }))?.status).toBe("draft");
   });
 
   it("answers 400, never 500, for text Postgres cannot store in a path, a query string or a form", async () => {
@@ -175,7 +175,7 @@ describe("console forms and pages", () => {
     await agent.get("/console/artifacts/%00").expect(400);
     await agent.get(`/console/artifacts/${id}?key=%00`).expect(400);
     await agent.post(`/console/artifacts/${id}/dispute`).type("form").send({ _csrf: csrf, reason: "bad\u0000reason" }).expect(400);
-    expect((await t.database.prisma.artifact.findUnique({ where: { id } }))?.status).toBe("draft");
+    expect((await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } }))?.status).toBe("draft");
   });
 
   it("answers 409 for validating an artifact that is no longer a draft", async () => {
@@ -193,7 +193,7 @@ describe("console forms and pages", () => {
     await agent.get(`/console/keys?workspace=${other.workspaceId}`).expect(404);
     await agent.post(`/console/keys/${other.keyId}/revoke`).type("form").send({ _csrf: csrf, workspace: home.workspaceId }).expect(404);
     await agent.get("/console/no-such-page").expect(404);
-    expect((await t.database.prisma.artifact.findUnique({ where: { id: foreign } }))?.status).toBe("draft");
+    expect((await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: other.workspaceId, id: foreign } } }))?.status).toBe("draft");
   });
 
   it("answers 400 for an unknown status filter", async () => {

@@ -27,7 +27,7 @@ describe("the API-key cache", () => {
     const ws = await createWorkspaceWithKey(t.services);
     expect((await briefing(ws.auth)).status).toBe(200);
     // Another process revokes: only the shared database changes.
-    await t.database.prisma.apiKey.update({ where: { id: ws.keyId }, data: { revokedAt: new Date(now) } });
+    await t.database.prisma.apiKey.update({ where: { workspaceId_id: { workspaceId: ws.workspaceId, id: ws.keyId } }, data: { revokedAt: new Date(now) } });
     now += 5_001;
     expect((await briefing(ws.auth)).status).toBe(401);
   });

@@ -86,7 +86,7 @@ describe("API key authentication", () => {
 
   it("stores only the SHA-256 digest of the secret", async () => {
     const key = await createKey(t.services, full.workspaceId);
-    const row = await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.keyId } });
+    const row = await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } });
     expect(row.hash).toBe(hashApiKeySecret(key.key));
     expect(JSON.stringify(row)).not.toContain(key.key);
   });
@@ -100,7 +100,7 @@ describe("API key authentication", () => {
     const key = await createKey(t.services, full.workspaceId);
     await request(t.app).get("/api/v1/briefing").set(key.auth);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const row = await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.keyId } });
+    const row = await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } });
     expect(row.lastUsedAt).toBeInstanceOf(Date);
   });
 
@@ -108,10 +108,10 @@ describe("API key authentication", () => {
     const key = await createKey(t.services, full.workspaceId);
     await request(t.app).get("/api/v1/briefing").set(key.auth);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const first = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.keyId } })).lastUsedAt;
+    const first = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } })).lastUsedAt;
     await request(t.app).get("/api/v1/briefing").set(key.auth);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { id: key.keyId } })).lastUsedAt;
+    const second = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } })).lastUsedAt;
     expect(second).toEqual(first);
   });
 

@@ -35,7 +35,7 @@ describe("the one mapping of database errors", () => {
   });
 
   it("maps a missing record to 404 not found", async () => {
-    const error = await databaseError(() => t.database.prisma.directive.update({ where: { id: "dir_missing" }, data: { content: "x" } }));
+    const error = await databaseError(() => t.database.prisma.directive.update({ where: { workspaceId_id: { workspaceId: "ws_missing", id: "dir_missing" } }, data: { content: "x" } }));
     expect(toDatabaseApiError(error)).toMatchObject({ status: 404, code: "not_found" });
   });
 

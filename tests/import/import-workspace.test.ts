@@ -61,7 +61,7 @@ describe("POST /admin/v1/workspaces/{id}/import", () => {
       imported: { context: 1, directives: 1, memories: 2, dataSources: 1, queryPatterns: 1, errorLearnings: 1, skills: 1, skillFiles: 3, artifacts: 2 },
       artifactIds: [expect.stringMatching(/^art_/), expect.stringMatching(/^art_/)],
     });
-    const [first, second] = await Promise.all(res.body.artifactIds.map((id: string) => t.database.prisma.artifact.findUniqueOrThrow({ where: { id } })));
+    const [first, second] = await Promise.all(res.body.artifactIds.map((id: string) => t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: ws.workspaceId, id } } })));
     expect([first.summary, second.summary]).toEqual(["First", "Second"]);
     expect((await t.services.workspaces.get(ws.workspaceId)).context).toBe("Fiscal year starts in February.");
   });

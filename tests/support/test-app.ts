@@ -56,13 +56,14 @@ export async function createTestApp(
     trustProxy?: boolean | number | string;
     /** Another process's view of an existing PostgreSQL database: its own pool; close leaves the database. */
     databaseUrl?: string;
+    /** A database the test prepared itself (say, migrated over existing rows); close closes it. */
+    database?: Database;
     publicBaseUrl?: string;
     rateLimits?: RateLimitSettings;
   } = {},
 ): Promise<TestApp> {
-  const database = options.databaseUrl
-    ? postgresDatabase(options.databaseUrl, DEFAULT_DATABASE_POOL_SIZE)
-    : await openTestDatabase();
+  const database =
+    options.database ?? (options.databaseUrl ? postgresDatabase(options.databaseUrl, DEFAULT_DATABASE_POOL_SIZE) : await openTestDatabase());
   const logger = options.logger ?? createLogger("silent");
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });

@@ -1,9 +1,6 @@
-import { spawn } from "node:child_process";
 import http from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
-import path from "node:path";
 import { Client } from "pg";
 import { buildApp } from "../src/app";
 import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
@@ -16,13 +13,13 @@ import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { startFloorServer } from "./floor-server";
 import { get, load, median, type LoadResult } from "./load";
+import { startServerProcess, type ServerProcess } from "./server-process";
 
 // Issue figures, one database per run: indexing throughput, reads while a backlog is embedded,
 // request rates beside a bare floor, push latency, SIGTERM-to-exit with a backlog.
 
 const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 1000);
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 3000);
-const ROOT = path.resolve(__dirname, "..");
 const QUERIES = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "margins got worse in Europe"];
 const METRICS = ["revenue", "churn", "signups", "support tickets", "refunds", "ad spend", "gross margin", "order volume"];
 const REGIONS = ["EMEA", "North America", "APAC", "Latin America", "Germany", "Japan", "Brazil", "India"];
@@ -218,56 +215,32 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
 /** Starts `src/server.ts` as a process, imports a backlog through the admin API, and times SIGTERM to exit. */
 async function sigtermWithBacklog(databaseUrl: string | undefined): Promise<{ exitMs: number; code: number | null; pending: number }> {
   if (databaseUrl) await resetPostgres(databaseUrl);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-bench-"));
-  const adminToken = "bench-admin-token-0123456789";
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "src/server.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: "0",
-      ADMIN_TOKEN: adminToken,
-      DATABASE_URL: databaseUrl ?? "",
-      // What a managed deployment must set (the server refuses to start on PostgreSQL without them).
-      PUBLIC_BASE_URL: "http://127.0.0.1",
-      SIGNING_SECRET: "bench-signing-secret-0123456789abcdef",
-      LOG_LEVEL: "info",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += String(chunk)));
-  child.stderr.on("data", (chunk) => (output += String(chunk)));
-  const port = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout.on("data", () => {
-      const match = /"port":(\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-  });
-  const admin = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" };
-  const base = `http://127.0.0.1:${port}`;
-  const created = (await (await fetch(`${base}/admin/v1/workspaces`, { method: "POST", headers: admin, body: JSON.stringify({ name: "backlog" }) })).json()) as { id: string };
+  const server = await startServerProcess(databaseUrl);
+  const workspaceId = await importThroughAdmin(server, ARTIFACTS);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const pending = await pendingVectors(server, workspaceId);
+  const sent = performance.now();
+  const code = await server.stop();
+  return { exitMs: performance.now() - sent, code, pending };
+}
+
+/** A new workspace holding `count` bench artifacts, imported through the admin API; its id. */
+export async function importThroughAdmin(server: ServerProcess, count: number): Promise<string> {
+  const created = (await (await fetch(`${server.base}/admin/v1/workspaces`, { method: "POST", headers: server.admin, body: JSON.stringify({ name: "backlog" }) })).json()) as { id: string };
   // In requests of 250 artifacts: 1,000 with their bodies are over the import's size limit.
-  for (let start = 0; start < ARTIFACTS; start += 250) {
-    const res = await fetch(`${base}/admin/v1/workspaces/${created.id}/import`, {
+  for (let start = 0; start < count; start += 250) {
+    const res = await fetch(`${server.base}/admin/v1/workspaces/${created.id}/import`, {
       method: "POST",
-      headers: admin,
-      body: JSON.stringify({ artifacts: Array.from({ length: Math.min(250, ARTIFACTS - start) }, (_, i) => benchArtifact(start + i)) }),
+      headers: server.admin,
+      body: JSON.stringify({ artifacts: Array.from({ length: Math.min(250, count - start) }, (_, i) => benchArtifact(start + i)) }),
     });
     if (res.status !== 200) throw new Error(`import answered ${res.status}: ${await res.text()}`);
   }
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const state = (await (await fetch(`${base}/admin/v1/workspaces/${created.id}/index`, { headers: admin })).json()) as { tables: Record<string, { pending: number }> };
-  const pending = Object.values(state.tables).reduce((sum, table) => sum + table.pending, 0);
-  const sent = performance.now();
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const code = await exited;
-  const exitMs = performance.now() - sent;
-  rmSync(dataDir, { recursive: true, force: true });
-  return { exitMs, code, pending };
+  return created.id;
+}
+
+/** Vectors of a workspace still to be made, from the admin API. */
+export async function pendingVectors(server: ServerProcess, workspaceId: string): Promise<number> {
+  const state = (await (await fetch(`${server.base}/admin/v1/workspaces/${workspaceId}/index`, { headers: server.admin })).json()) as { tables: Record<string, { pending: number }> };
+  return Object.values(state.tables).reduce((sum, table) => sum + table.pending, 0);
 }

@@ -1,17 +1,24 @@
+import { runClientView } from "./client-view";
 import { runPipelineBench } from "./pipeline-bench";
 import { runSearchBench } from "./search-bench";
 
 // `npm run bench`: figures for docs/performance.md. Never part of `npm test`.
-// BENCH_DATABASE_URL adds a run on that PostgreSQL server (its public schema is dropped!);
-// BENCH_ONLY=pipeline|search runs one part.
+// BENCH_DATABASE_URL adds runs on that PostgreSQL server (its public schema is dropped!);
+// BENCH_ONLY=pipeline|client|search runs one part.
+const PARTS = ["pipeline", "client", "search"] as const;
+
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
-  if (only !== "search") {
-    const tables = [...(await runPipelineBench(undefined))];
-    if (process.env.BENCH_DATABASE_URL) tables.push(...(await runPipelineBench(process.env.BENCH_DATABASE_URL)));
-    console.log(tables.join("\n"));
+  if (only && !(PARTS as readonly string[]).includes(only)) throw new Error(`BENCH_ONLY must be one of ${PARTS.join(", ")}, not "${only}"`);
+  const runs = (part: (typeof PARTS)[number]) => !only || only === part;
+  const databases = [undefined, process.env.BENCH_DATABASE_URL].filter((url, index) => index === 0 || url);
+  const tables: string[] = [];
+  for (const url of databases) {
+    if (runs("pipeline")) tables.push(...(await runPipelineBench(url)));
+    if (runs("client")) tables.push(...(await runClientView(url)));
   }
-  if (only !== "pipeline") await runSearchBench();
+  if (tables.length > 0) console.log(tables.join("\n"));
+  if (runs("search")) await runSearchBench();
 }
 
 main().catch((error: unknown) => {

@@ -19,7 +19,7 @@ import { OWN_INDEX_MIN_VECTORS } from "../src/search/vector-index-maintenance";
 // generated headlines (random vectors would be a worst case no real workload has).
 
 // Just past the size where a workspace gets an index of its own (2 vectors an artifact here).
-const PER_WORKSPACE = Number(process.env.BENCH_ARTIFACTS ?? OWN_INDEX_MIN_VECTORS / 2 + 1);
+const PER_WORKSPACE = Number(process.env.BENCH_ARTIFACTS ?? OWN_INDEX_MIN_VECTORS.embedded / 2 + 1);
 const QUERIES = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "help desk requests surged", "margins got worse in Europe"];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

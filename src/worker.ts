@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const jobs: BackgroundJob[] = [
     new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),
     createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
-    createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(database.prisma), logger, concurrently: true }),
+    createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(database.prisma), logger, engine: database.kind }),
   ];
   for (const job of jobs) job.start();
   logger.info({ model: embeddings.model }, "worker started: embedding pending rows, workspaces' own vector indexes, housekeeping");

@@ -25,7 +25,7 @@ export interface ScaleConfig {
 }
 
 /** The sizes the issue names, and both sides of the size past which a workspace gets its own index (a seeded artifact has two vectors). */
-const DEFAULT_RECALL_SIZES = [500, 2_000, 2_100, OWN_INDEX_MIN_VECTORS / 2, OWN_INDEX_MIN_VECTORS / 2 + 1, 10_000];
+const DEFAULT_RECALL_SIZES = [500, 2_000, 2_100, OWN_INDEX_MIN_VECTORS.postgres / 2, OWN_INDEX_MIN_VECTORS.postgres / 2 + 1, 7_500, 10_000];
 
 export class ConfigError extends Error {}
 

@@ -7,11 +7,11 @@ import { createVectorIndexMaintenance, OWN_INDEX_MIN_VECTORS } from "./vector-in
  * Brings a database's search structures up to date with its rows at once (what the worker
  * otherwise does in the background): for seeding tools and the scale bench.
  */
-export async function maintainSearchNow(database: Database, minVectors = OWN_INDEX_MIN_VECTORS): Promise<void> {
+export async function maintainSearchNow(database: Database, minVectors = OWN_INDEX_MIN_VECTORS[database.kind]): Promise<void> {
   await createVectorIndexMaintenance({
     vectorIndexes: createVectorIndexRepository(database.prisma),
     logger: createLogger("warn"),
-    concurrently: database.kind === "postgres",
+    engine: database.kind,
     minVectors,
   }).runOnce();
 }

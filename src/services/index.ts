@@ -88,7 +88,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     database,
     embeddings,
     indexer,
-    vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, concurrently: database.kind === "postgres" }),
+    vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, engine: database.kind }),
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),

@@ -29,7 +29,7 @@ function maintainIndexes(minVectors: number) {
   return createVectorIndexMaintenance({
     vectorIndexes: createVectorIndexRepository(t.database.prisma),
     logger: createLogger("silent"),
-    concurrently: false,
+    engine: t.database.kind,
     minVectors,
   }).runOnce();
 }

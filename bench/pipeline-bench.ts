@@ -1,4 +1,3 @@
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { Client } from "pg";
@@ -12,7 +11,7 @@ import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { startFloorServer } from "./floor-server";
-import { get, load, median, type LoadResult } from "./load";
+import { backToBack, load, median, type LoadResult } from "./load";
 import { startServerProcess, type ServerProcess } from "./server-process";
 
 // Issue figures, one database per run: indexing throughput, reads while a backlog is embedded,
@@ -76,19 +75,6 @@ async function headlinesPending(database: Database, workspaceId: string, model: 
   return count;
 }
 
-async function timedRequests(base: string, headers: Record<string, string>, paths: () => string, until: () => boolean, minimum: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const latencies: number[] = [];
-  while (latencies.length < minimum || !until()) {
-    const sent = performance.now();
-    await get(agent, new URL(paths(), base), headers);
-    latencies.push(performance.now() - sent);
-    if (latencies.length > 5000) break;
-  }
-  agent.destroy();
-  return { p50: median(latencies), max: Math.max(...latencies), count: latencies.length };
-}
-
 export async function runPipelineBench(databaseUrl: string | undefined): Promise<string[]> {
   const kind = databaseUrl ? "PostgreSQL 15" : "embedded (PGlite)";
   const logger = createLogger("silent");
@@ -139,14 +125,14 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
     done = true;
     return figures;
   });
-  const busySearch = await timedRequests(base, auth, searchPath, () => done, 20);
-  const busyRecall = await timedRequests(base, auth, recallPath, () => done, 20);
+  const busySearch = await backToBack(base, auth, searchPath, () => done, 20);
+  const busyRecall = await backToBack(base, auth, recallPath, () => done, 20);
   const busyBacklog = await busyBacklogDone;
   const ids = imported.artifactIds;
 
   // 2. The same reads idle.
-  const idleSearch = await timedRequests(base, auth, searchPath, () => true, 60);
-  const idleRecall = await timedRequests(base, auth, recallPath, () => true, 60);
+  const idleSearch = await backToBack(base, auth, searchPath, () => true, 60);
+  const idleRecall = await backToBack(base, auth, recallPath, () => true, 60);
 
   // 3. Request rates beside the floor.
   const floor = await startFloorServer(database.prisma, embeddings, workspace.id);

@@ -28,6 +28,10 @@ describe("applyMigrations", () => {
       expect(keys.map((index) => index.indexname).sort()).toEqual(
         ["artifacts_search_keys_idx", "error_learnings_search_keys_idx", "memories_search_keys_idx", "query_patterns_search_keys_idx"],
       );
+      // A workspace's own index is read whenever it is called: no plan but the index's order is left,
+      // and the cost of the disabled steps must not set off JIT compiling (migration own_index_always_read).
+      const [nearest] = await db.executor.query<{ settings: string[] }>(`SELECT proconfig AS settings FROM pg_proc WHERE proname = 'nearest_in_workspace_index'`);
+      expect(nearest!.settings).toEqual(expect.arrayContaining(["enable_seqscan=off", "enable_sort=off", "jit=off"]));
     } finally {
       await db.close();
     }

@@ -33,10 +33,17 @@ export class ModelThread {
     });
   }
 
-  /** Resolves once the model is loaded (starting the thread if needed): a cold start is not a slow answer. */
+  /**
+   * Resolves once the model is loaded (starting the thread if needed): a cold start is not a slow
+   * answer. The thread is ref'd meanwhile: a script whose only work is waiting for the model
+   * would otherwise exit, silently and with status 0, before it had loaded.
+   */
   ready(): Promise<void> {
-    this.ensureWorker();
-    return this.loaded!;
+    const worker = this.ensureWorker();
+    worker.ref();
+    return this.loaded!.finally(() => {
+      if (this.pending.size === 0) worker.unref();
+    });
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 
 let embeddings: LocalEmbeddings;
@@ -44,6 +47,14 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
     const elapsed = Date.now() - started;
     // A blocked loop would fire (almost) no ticks during the batch.
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 5 / 3));
+  });
+
+  it("keeps a process alive while the model loads for its first query", async () => {
+    // The thread does not hold the process open when idle; a script whose only work is one query
+    // must still get its answer rather than exit before the model has loaded.
+    const script = 'new (require("./src/embeddings/local-embeddings").LocalEmbeddings)().embedQuery("churn in EMEA").then((v) => console.log("dimensions", v.length))';
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "-e", script], { cwd: path.join(__dirname, "..", ".."), timeout: 60_000 });
+    expect(stdout.trim()).toBe("dimensions 512");
   });
 
   it("names its model", () => {

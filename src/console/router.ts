@@ -1,7 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { ApiError, badRequest } from "../http/api-error";
-import { toClientApiError } from "../http/body-errors";
-import { toDatabaseApiError } from "../http/database-errors";
+import { toClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
@@ -60,7 +59,7 @@ export function consoleRouter(
   });
   router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const apiError = error instanceof ApiError ? error : (toClientApiError(error) ?? toDatabaseApiError(error));
+    const apiError = toClientError(error);
     if (apiError) return pageForError(res, apiError);
     logger.error({ requestId: res.locals.requestId, method: req.method, path: req.path, err: error }, "console error");
     sendPage(res, 500, messagePage(chromeOf(res), "Something went wrong", `Quote request id ${res.locals.requestId} when reporting it.`));

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
+import { DomainError } from "../domain/errors";
 import { ApiError } from "../http/api-error";
 import { SignInThrottled, type ReviewerService } from "../services/reviewer.service";
 import { signInPage } from "./pages/sign-in";
@@ -42,7 +43,7 @@ export function mountSignInRoutes(router: Router, reviewers: ReviewerService): v
         res.set("Retry-After", String(error.retryAfterSeconds));
         return again(429, `Too many failed sign-ins. Try again in ${error.retryAfterSeconds} seconds.`);
       }
-      if (error instanceof ApiError && error.code === "unauthorized") return again(401, "Wrong email or password.");
+      if (error instanceof DomainError && error.kind === "unauthenticated") return again(401, "Wrong email or password.");
       throw error;
     }
   });

@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../lib/logger";
 import { ApiError } from "./api-error";
-import { toClientApiError } from "./body-errors";
-import { toDatabaseApiError } from "./database-errors";
+import { toClientError } from "./client-error";
 import { loggablePath } from "./request-context";
 
 /** The one place errors become responses: `{error, code}`, never a stack trace. */
@@ -12,7 +11,7 @@ export function errorHandler(logger: Logger) {
       next(error);
       return;
     }
-    const apiError = error instanceof ApiError ? error : (toClientApiError(error) ?? toDatabaseApiError(error));
+    const apiError = toClientError(error);
     if (apiError) {
       res.set(apiError.headers).status(apiError.status).json({ error: apiError.message, code: apiError.code });
       return;

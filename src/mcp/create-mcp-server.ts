@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { keyAllows } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
-import { toDatabaseApiError } from "../http/database-errors";
+import { toClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import type { McpTool, ToolContext } from "./mcp-tool";
 import { fetchTool, searchTool } from "./tools/artifacts";
@@ -64,7 +64,7 @@ async function runTool(tool: McpTool, input: unknown, ctx: ToolContext): Promise
     const output = tool.output.parse(await tool.handle(input as never, ctx));
     return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
   } catch (error) {
-    const clientError = error instanceof ApiError ? error : toDatabaseApiError(error);
+    const clientError = toClientError(error);
     if (clientError) return toolError(clientError.message);
     ctx.logger.error({ requestId: ctx.requestId, tool: tool.name, err: error }, "MCP tool failed");
     return toolError(`Internal error; quote request id ${ctx.requestId} when reporting it`);

@@ -2,6 +2,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
+import { toClientError } from "../http/client-error";
 import { readBearerToken } from "../http/authenticate";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
@@ -33,9 +34,8 @@ export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">
     try {
       res.locals.principal = await apiKeys.authenticate(readBearerToken(req, "API key"));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        throw new ApiError("unauthorized", error.message, { "WWW-Authenticate": CHALLENGE });
-      }
+      const refused = toClientError(error);
+      if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { "WWW-Authenticate": CHALLENGE });
       throw error;
     }
     next();

@@ -1,6 +1,6 @@
 import { displayStart, generateApiKeySecret, hashApiKeySecret, constantTimeEqual } from "../auth/api-key-secret";
 import type { ApiKeyPrincipal } from "../auth/principal";
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { ApiKeyRecord, ApiKeyRepository } from "../repositories/api-key.repository";
@@ -76,8 +76,8 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
         return cached;
       }
       const record = await apiKeys.findByHash(hash);
-      if (!record || !constantTimeEqual(record.hash, hash)) throw new ApiError("unauthorized", "Invalid API key");
-      if (record.revokedAt) throw new ApiError("unauthorized", "This API key has been revoked");
+      if (!record || !constantTimeEqual(record.hash, hash)) throw new DomainError("unauthenticated", "Invalid API key");
+      if (record.revokedAt) throw new DomainError("unauthenticated", "This API key has been revoked");
       const principal = { keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, scopes: record.scopes };
       cache.set(hash, principal);
       recordUse(principal);

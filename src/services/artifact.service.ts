@@ -2,7 +2,7 @@ import type { ApiKeyPrincipal } from "../auth/principal";
 import type { CreateArtifactRequest } from "../contracts/artifacts";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { Prisma, type ArtifactStatus } from "../generated/prisma/client";
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
@@ -56,7 +56,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     const earlier = await deps.idempotency.find(principal.workspaceId, principal.keyId, idempotencyKey, since);
     if (!earlier) return undefined;
     if (earlier.requestHash !== fingerprint) {
-      throw new ApiError(
+      throw new DomainError(
         "unprocessable",
         "Idempotency-Key was already used with a different request body; use a new key for a new artifact",
       );

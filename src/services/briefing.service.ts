@@ -1,4 +1,4 @@
-import { notFound } from "../http/api-error";
+import { notFound } from "../domain/errors";
 import type { Logger } from "../lib/logger";
 import type { DirectiveRecord, DirectiveRepository } from "../repositories/directive.repository";
 import type { MemoryRecord, MemoryRepository } from "../repositories/memory.repository";

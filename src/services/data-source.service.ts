@@ -1,5 +1,5 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
-import { notFound } from "../http/api-error";
+import { notFound } from "../domain/errors";
 import type { Logger } from "../lib/logger";
 import type { DataSourceRepository } from "../repositories/data-source.repository";
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { DownloadSigner } from "../storage/download-token";
@@ -16,7 +16,7 @@ export function createDownloadService(deps: {
     async open(token: string): Promise<{ bytes: Uint8Array; filename: string; contentType: string }> {
       const verified = deps.signer.verify(token, deps.clock.now());
       if (!verified.ok) {
-        throw new ApiError(
+        throw new DomainError(
           "forbidden",
           verified.reason === "expired"
             ? "This download link has expired; ask the API for the file again to get a new one"

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { StorableTimestamp } from "../contracts/common";
-import { badRequest } from "../http/api-error";
+import { invalid } from "../domain/errors";
 import type { FeedbackPosition } from "../repositories/artifact.repository";
 
 /** What a cursor pins: whose listing it belongs to, with which filters, and where the last page ended. */
@@ -34,10 +34,10 @@ export function decodeCursor(cursor: string, scope: CursorScope): FeedbackPositi
   try {
     payload = CursorSchema.parse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
   } catch {
-    throw badRequest("query parameter cursor: is not a cursor issued by GET /api/v1/feedback");
+    throw invalid("query parameter cursor: is not a cursor issued by GET /api/v1/feedback");
   }
   if (payload.k !== scope.keyId || payload.a !== scope.audience || payload.s !== (scope.status ?? null)) {
-    throw badRequest(
+    throw invalid(
       "query parameter cursor: was issued for another API key or other filters; repeat the same status and audience, or start without a cursor",
     );
   }

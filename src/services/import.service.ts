@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ImportCounts, ImportDataSource, ImportDocument, ImportSkill } from "../contracts/import";
 import type { DbTx } from "../db/database";
-import { notFound } from "../http/api-error";
+import { notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { DataSourceRepository } from "../repositories/data-source.repository";

@@ -1,5 +1,5 @@
 import type { ArtifactStatus } from "../generated/prisma/client";
-import { conflict, notFound } from "../http/api-error";
+import { notFound, conflict } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord, QueueEntry } from "../repositories/artifact.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "../auth/password-hash";
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { ReviewerRecord, ReviewerRepository } from "../repositories/reviewer.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
@@ -97,7 +97,7 @@ export function createReviewerService({ reviewers, workspaces, clock }: Reviewer
       if (!reviewer || !matches) {
         const forgetBefore = new Date(now.getTime() - THROTTLE.forgetAfterMs);
         for (const [kind, value] of subjects) await reviewers.recordFailure(subjectOf(kind, value), now, forgetBefore);
-        throw new ApiError("unauthorized", "Wrong email or password");
+        throw new DomainError("unauthenticated", "Wrong email or password");
       }
       await reviewers.clearFailures(subjectOf("account", email));
       const token = randomBytes(32).toString("base64url");

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "../http/api-error";
+import { DomainError, notFound } from "../domain/errors";
 import type { Logger } from "../lib/logger";
 import type { SkillFileRecord, SkillRepository } from "../repositories/skill.repository";
 import type { FileStorage } from "../storage/file-storage";
@@ -41,7 +41,7 @@ export function createSkillService(deps: {
         return { ...entry, content: null, url };
       }
       const bytes = await callStorage(deps.logger, { workspaceId, storageKey: file.storageKey }, () => deps.storage.get(file.storageKey));
-      if (!bytes) throw new ApiError("bad_gateway", `File storage does not hold the bytes of "${path}"`);
+      if (!bytes) throw new DomainError("dependency_failed", `File storage does not hold the bytes of "${path}"`);
       return { ...entry, content: Buffer.from(bytes).toString("utf8"), url: null };
     },
   };

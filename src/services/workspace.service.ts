@@ -1,4 +1,4 @@
-import { notFound } from "../http/api-error";
+import { notFound } from "../domain/errors";
 import type { WorkspaceRecord, WorkspaceRepository } from "../repositories/workspace.repository";
 
 export const DEFAULT_ORGANIZATION_NAME = "Default";

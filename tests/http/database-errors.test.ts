@@ -1,5 +1,5 @@
 import request from "supertest";
-import { toDatabaseApiError } from "../../src/http/database-errors";
+import { toClientError } from "../../src/http/client-error";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { distinctWords } from "../support/distinct-words";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -27,7 +27,7 @@ describe("the one mapping of database errors", () => {
     const directive = (id: string) => ({ id, workspaceId: ws.workspaceId, name: "same", content: "c" });
     await t.database.prisma.directive.create({ data: directive("dir_a") });
     const error = await databaseError(() => t.database.prisma.directive.create({ data: directive("dir_b") }));
-    expect(toDatabaseApiError(error)).toMatchObject({
+    expect(toClientError(error)).toMatchObject({
       status: 409,
       code: "conflict",
       message: "A concurrent request wrote the same directive key first; retry the request",
@@ -36,18 +36,18 @@ describe("the one mapping of database errors", () => {
 
   it("maps a missing record to 404 not found", async () => {
     const error = await databaseError(() => t.database.prisma.directive.update({ where: { workspaceId_id: { workspaceId: "ws_missing", id: "dir_missing" } }, data: { content: "x" } }));
-    expect(toDatabaseApiError(error)).toMatchObject({ status: 404, code: "not_found" });
+    expect(toClientError(error)).toMatchObject({ status: 404, code: "not_found" });
   });
 
   it("maps a value too large to index to 400 bad request", async () => {
     const error = await databaseError(() =>
       t.database.prisma.memory.create({ data: { id: "mem_huge", workspaceId: ws.workspaceId, type: "finding", statement: distinctWords(150_000) } }),
     );
-    expect(toDatabaseApiError(error)).toMatchObject({ status: 400, code: "bad_request" });
+    expect(toClientError(error)).toMatchObject({ status: 400, code: "bad_request" });
   });
 
   it("leaves any other error to the 500 path", () => {
-    expect(toDatabaseApiError(new Error("boom"))).toBeUndefined();
+    expect(toClientError(new Error("boom"))).toBeUndefined();
   });
 });
 

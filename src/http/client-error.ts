@@ -1,0 +1,28 @@
+import { toDomainError } from "../db/database-errors";
+import { DomainError, type DomainErrorKind } from "../domain/errors";
+import { ApiError, type ErrorCode } from "./api-error";
+import { toClientApiError } from "./body-errors";
+
+/** Each domain error kind's wire code (and so its HTTP status, ERROR_STATUS). */
+export const WIRE_CODE_OF: Record<DomainErrorKind, ErrorCode> = {
+  invalid: "bad_request",
+  unauthenticated: "unauthorized",
+  forbidden: "forbidden",
+  not_found: "not_found",
+  conflict: "conflict",
+  unprocessable: "unprocessable",
+  dependency_failed: "bad_gateway",
+};
+
+/**
+ * The one translation of an error into what a client is told, for every adapter (REST's
+ * `{error, code}`, an MCP tool error, a console page): a domain error by its kind, a transport
+ * error as it is, a request the parser refused, a database error the caller caused. Undefined for
+ * anything else, which is a fault of ours: logged, and answered without detail.
+ */
+export function toClientError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  const domain = error instanceof DomainError ? error : toDomainError(error);
+  if (domain) return new ApiError(WIRE_CODE_OF[domain.kind], domain.message);
+  return toClientApiError(error);
+}

@@ -60,7 +60,6 @@ export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit }: McpE
       principal,
       services,
       baseUrl,
-      artifactUrl: (id) => `${baseUrl}/console/artifacts/${encodeURIComponent(id)}`,
       logger,
       requestId: res.locals.requestId as string,
     });

@@ -2,37 +2,62 @@ import type { z } from "zod";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import type { Scope } from "../auth/scopes";
 import type { Logger } from "../lib/logger";
+import type { AnyOperation } from "../operations/operation";
 import type { Services } from "../services";
 
-/** What a tool may know about the call: the key's principal, the services, and links for people. */
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/** What a tool call knows: the key's principal, the services, and the address links are made against. */
 export interface ToolContext {
   principal: ApiKeyPrincipal;
   services: Services;
-  /** Where a person opens an artifact (the review console's page of it). */
-  artifactUrl(id: string): string;
-  /** The address the caller used (or PUBLIC_BASE_URL), to make signed download paths absolute. */
+  /** The address the caller used (or PUBLIC_BASE_URL), to make links absolute. */
   baseUrl: string;
   logger: Logger;
   requestId: string;
 }
 
-type AnyObject = z.ZodObject<z.ZodRawShape>;
-
 /**
- * One read-only tool, declared once: the scope of its REST twin, Zod schemas for its input and
- * its structured output, and a handler that calls the same service the REST route calls.
+ * An operation offered as an MCP tool. The adapter adds only the tool's name, title and
+ * description, and descriptions of its arguments written for a model; the arguments themselves
+ * (their types and limits), the scope, the call and the answer are the operation's.
  */
-export interface McpTool<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
+export interface McpTool {
   name: string;
   title: string;
   description: string;
   scope: Scope;
-  input: I;
-  output: O;
-  /** Its answer is parsed through `output` before it is sent, as REST parses through its contract. */
-  handle(input: z.output<I>, ctx: ToolContext): Promise<unknown>;
+  input: AnyObject;
+  output: AnyObject;
+  operation: AnyOperation;
 }
 
-export function defineTool<I extends AnyObject, O extends AnyObject>(tool: McpTool<I, O>): McpTool {
-  return tool as unknown as McpTool;
+export interface ToolBinding<O extends AnyOperation> {
+  name: string;
+  title: string;
+  /** Defaults to the operation's description. */
+  description?: string;
+  /** A description, for a model, of each argument; the argument's schema is the operation's own. */
+  arguments?: Partial<Record<keyof O["input"]["shape"] & string, string>>;
+}
+
+export function toolFor<O extends AnyOperation>(operation: O, binding: ToolBinding<O>): McpTool {
+  if (operation.access.kind !== "workspace") throw new Error(`${operation.name}: MCP tools run with a workspace key`);
+  const input = operation.input as AnyObject;
+  const described = Object.fromEntries(
+    Object.entries(binding.arguments ?? {}).map(([field, text]) => {
+      const schema = input.shape[field];
+      if (!schema) throw new Error(`${binding.name}: describes argument ${field}, which ${operation.name} does not take`);
+      return [field, (schema as z.ZodType).describe(text as string)];
+    }),
+  );
+  return {
+    name: binding.name,
+    title: binding.title,
+    description: binding.description ?? operation.description ?? operation.summary,
+    scope: operation.access.scope,
+    input: Object.keys(described).length > 0 ? input.extend(described) : input,
+    output: operation.output as AnyObject,
+    operation,
+  };
 }

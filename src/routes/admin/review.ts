@@ -9,7 +9,7 @@ import {
   WorkspaceIdParamsSchema,
 } from "../../contracts/admin";
 import { defineRoute } from "../../http/route";
-import { toReviewQueueItem } from "../artifacts/to-wire";
+import { toReviewQueueItem } from "../../operations/artifact-wire";
 
 export const listReviewQueueRoute = defineRoute({
   method: "get",

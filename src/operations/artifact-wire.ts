@@ -1,5 +1,5 @@
-import type { ArtifactRecord, ArtifactSummaryRecord } from "../../repositories/artifact.repository";
-import { showContent } from "../../services/artifact-content";
+import type { ArtifactRecord, ArtifactSummaryRecord } from "../repositories/artifact.repository";
+import { showContent } from "../services/artifact-content";
 
 // Optional fields with no value are omitted; required arrays are [] when nothing was given.
 const present = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);

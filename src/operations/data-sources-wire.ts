@@ -1,4 +1,4 @@
-import type { DataSourceService } from "../../services/data-source.service";
+import type { DataSourceService } from "../services/data-source.service";
 
 type DataSource = Awaited<ReturnType<DataSourceService["list"]>>[number];
 type QueryIntelligence = Awaited<ReturnType<DataSourceService["queryIntelligence"]>>;

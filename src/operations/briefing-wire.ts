@@ -1,4 +1,4 @@
-import type { Briefing } from "../../services/briefing.service";
+import type { Briefing } from "../services/briefing.service";
 
 /** The wire form of a briefing; REST and MCP answer with exactly this. */
 export const toBriefingResponse = (briefing: Briefing) => ({

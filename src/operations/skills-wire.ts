@@ -1,4 +1,4 @@
-import type { SkillFile, SkillService } from "../../services/skill.service";
+import type { SkillFile, SkillService } from "../services/skill.service";
 
 type Skill = Awaited<ReturnType<SkillService["list"]>>[number];
 

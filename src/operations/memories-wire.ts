@@ -1,4 +1,4 @@
-import type { MemoryService } from "../../services/memory.service";
+import type { MemoryService } from "../services/memory.service";
 
 type RecalledMemory = Awaited<ReturnType<MemoryService["recall"]>>[number];
 

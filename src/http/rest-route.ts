@@ -1,0 +1,107 @@
+import { ErrorSchema } from "../contracts/common";
+import { z } from "../contracts/zod";
+import type { AnyOperation, OperationAccess, OperationContext } from "../operations/operation";
+import { ERROR_STATUS } from "./api-error";
+import { WIRE_CODE_OF } from "./client-error";
+import type { HttpMethod, ResponseContract, Route, RouteAuth } from "./route";
+import { defineRoute } from "./route";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * What REST adds to an operation: its method and path, where each input field travels (the path,
+ * headers, the whole body; every other field in the query string), the success status and its
+ * description and example, and headers a result sets.
+ */
+export interface RestBinding<O extends AnyOperation> {
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. `/api/v1/artifacts/{id}`; each `{name}` is an input field. */
+  path: string;
+  tags: string[];
+  /** The input field that is the whole JSON body. */
+  body?: keyof z.output<O["input"]> & string;
+  /** A body that passes the body field's schema, shown in the OpenAPI document (a test parses each one). */
+  bodyExample?: unknown;
+  /** Request headers (lower case) and the input field each fills. */
+  headers?: Record<string, keyof z.output<O["input"]> & string>;
+  success: { status: 200 | 201; description: string; example?: unknown; headers?: ResponseContract["headers"] };
+  /** Response headers the result sets (a replayed push says so). */
+  responseHeaders?(result: Awaited<ReturnType<O["run"]>>): Record<string, string> | undefined;
+  conditional?: boolean;
+}
+
+const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
+function pickShape(schema: AnyObject, keys: string[]): AnyObject | undefined {
+  if (keys.length === 0) return undefined;
+  return schema.pick(Object.fromEntries(keys.map((key) => [key, true])) as never);
+}
+
+const authOf = (access: OperationAccess): RouteAuth => (access.kind === "workspace" ? { kind: "apiKey", scope: access.scope } : access);
+
+/** The refusals an operation documents, as REST responses: each kind's status, the shared error body, its sentence. */
+function errorResponses(operation: AnyOperation): Record<number, ResponseContract> {
+  const responses: Record<number, ResponseContract> = {};
+  for (const [kind, documented] of Object.entries(operation.errors ?? {})) {
+    const code = WIRE_CODE_OF[kind as keyof typeof WIRE_CODE_OF];
+    responses[ERROR_STATUS[code]] = {
+      description: documented!.description,
+      schema: ErrorSchema,
+      ...(documented!.example === undefined ? {} : { example: { error: documented!.example, code } }),
+    };
+  }
+  return responses;
+}
+
+/** The REST route of an operation: its contract feeds the OpenAPI document and the Express handler, like any route. */
+export function restRoute<O extends AnyOperation>(operation: O, binding: RestBinding<O>): Route {
+  const input = operation.input as AnyObject;
+  const inPath = pathFields(binding.path);
+  const inHeaders = binding.headers ?? {};
+  const elsewhere = new Set([...inPath, ...Object.values(inHeaders), ...(binding.body ? [binding.body] : [])]);
+  const unknown = [...elsewhere].filter((field) => !(field in input.shape));
+  if (unknown.length > 0) throw new Error(`${operation.name}: REST binding names fields its input lacks: ${unknown.join(", ")}`);
+  const params = pickShape(input, inPath);
+  const query = pickShape(input, Object.keys(input.shape).filter((field) => !elsewhere.has(field)));
+  const headers = Object.keys(inHeaders).length
+    ? z.object(Object.fromEntries(Object.entries(inHeaders).map(([header, field]) => [header, input.shape[field]!])))
+    : undefined;
+  const request = {
+    ...(params ? { params } : {}),
+    ...(query ? { query } : {}),
+    ...(binding.body ? { body: input.shape[binding.body] as z.ZodType, ...(binding.bodyExample === undefined ? {} : { bodyExample: binding.bodyExample }) } : {}),
+    ...(headers ? { headers } : {}),
+  };
+  return defineRoute({
+    method: binding.method,
+    path: binding.path,
+    operationId: operation.name,
+    summary: operation.summary,
+    description: operation.description,
+    tags: binding.tags,
+    auth: authOf(operation.access),
+    request: Object.keys(request).length > 0 ? request : undefined,
+    conditional: binding.conditional,
+    responses: {
+      [binding.success.status]: {
+        description: binding.success.description,
+        schema: operation.output,
+        ...(binding.success.example === undefined ? {} : { example: binding.success.example }),
+        ...(binding.success.headers ? { headers: binding.success.headers } : {}),
+      },
+      ...errorResponses(operation),
+    },
+    handle: async (parts, { principal, services, req }) => {
+      const fromHeaders = Object.fromEntries(Object.entries(inHeaders).map(([header, field]) => [field, (parts.headers as Record<string, unknown> | undefined)?.[header]]));
+      const fields = {
+        ...(parts.params as object | undefined),
+        ...(parts.query as object | undefined),
+        ...(binding.body ? { [binding.body]: parts.body } : {}),
+        ...fromHeaders,
+      };
+      const ctx = { principal, services, baseUrl: `${req.protocol}://${req.get("host")}` } as OperationContext;
+      const result = await operation.run(fields, ctx);
+      return { status: binding.success.status, body: operation.toWire(result, ctx), headers: binding.responseHeaders?.(result) };
+    },
+  });
+}

@@ -1,0 +1,26 @@
+import { fetchArtifactForConnector, getArtifact, listFeedback, pushArtifact, searchArtifacts, searchArtifactsForConnector } from "./artifacts";
+import { getQueryIntelligence, listDataSources } from "./data-sources";
+import { getBriefing, recallMemories } from "./intelligence";
+import type { AnyOperation } from "./operation";
+import { getSkillFile, listSkills } from "./skills";
+
+/**
+ * Every operation of the service, declared once each. REST routes (`src/routes/`), MCP tools
+ * (`src/mcp/tools.ts`) and the console are adapters over these; a test checks that each adapter
+ * takes its inputs' types and limits from here.
+ */
+export const OPERATIONS: readonly AnyOperation[] = [
+  pushArtifact,
+  searchArtifacts,
+  getArtifact,
+  listFeedback,
+  getBriefing,
+  recallMemories,
+  listDataSources,
+  getQueryIntelligence,
+  listSkills,
+  getSkillFile,
+  // Only MCP answers in the connector shape.
+  searchArtifactsForConnector,
+  fetchArtifactForConnector,
+];

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import { z as zod } from "../../src/contracts/zod";
+import type { Route } from "../../src/http/route";
+import { MCP_TOOLS } from "../../src/mcp/tools";
+import { OPERATIONS } from "../../src/operations";
+import type { AnyOperation } from "../../src/operations/operation";
+import { apiV1Routes } from "../../src/routes/api-v1";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/** What a schema accepts, as JSON Schema, without the prose: its types, limits and defaults. */
+function limitsOf(schema: z.ZodType): unknown {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value === null || typeof value !== "object") return value;
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== "description" && key !== "examples" && key !== "example").map(([key, inner]) => [key, strip(inner)]));
+  };
+  return strip(zod.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+}
+
+/** Each input field of a REST route's request, by name: path, query and header fields, and the body as the field it fills. */
+function requestFields(route: Route, operation: AnyOperation): Record<string, z.ZodType> {
+  const request = route.request ?? {};
+  const fields: Record<string, z.ZodType> = { ...(request.params as AnyObject | undefined)?.shape, ...(request.query as AnyObject | undefined)?.shape };
+  const input = operation.input as AnyObject;
+  for (const [header, schema] of Object.entries((request.headers as AnyObject | undefined)?.shape ?? {})) {
+    const field = Object.keys(input.shape).find((name) => input.shape[name] === schema);
+    fields[field ?? `header ${header}`] = schema as z.ZodType;
+  }
+  if (request.body) {
+    const field = Object.keys(input.shape).find((name) => input.shape[name] === request.body);
+    fields[field ?? "body"] = request.body;
+  }
+  return fields;
+}
+
+const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
+const restRoutes = apiV1Routes().filter((route) => route.operationId !== "getOpenApiDocument" && !route.path.endsWith("openapi.json"));
+
+describe("the operations list", () => {
+  it("names each operation once", () => {
+    expect(byName.size).toBe(OPERATIONS.length);
+  });
+
+  it("is where every /api/v1 route comes from: the same input fields, with the very same schemas", () => {
+    for (const route of restRoutes) {
+      const operation = byName.get(route.operationId);
+      expect({ route: route.operationId, declared: operation !== undefined }).toEqual({ route: route.operationId, declared: true });
+      const input = operation!.input as AnyObject;
+      const fields = requestFields(route, operation!);
+      expect(Object.keys(fields).sort()).toEqual(Object.keys(input.shape).sort());
+      for (const [name, schema] of Object.entries(fields)) expect({ route: route.operationId, name, same: schema === input.shape[name] }).toEqual({ route: route.operationId, name, same: true });
+      expect(route.summary).toBe(operation!.summary);
+    }
+  });
+
+  it("is where every MCP tool comes from: its arguments take the operation's types and limits", () => {
+    for (const tool of MCP_TOOLS) {
+      expect(OPERATIONS).toContain(tool.operation);
+      expect({ tool: tool.name, limits: limitsOf(tool.input) }).toEqual({ tool: tool.name, limits: limitsOf(tool.operation.input) });
+      expect(tool.output).toBe(tool.operation.output);
+    }
+  });
+
+  it("gives a tool and the REST route that reads the same input the same limits", () => {
+    let twins = 0;
+    for (const tool of MCP_TOOLS) {
+      const route = restRoutes.find((candidate) => byName.get(candidate.operationId)!.input === tool.operation.input);
+      if (!route) continue;
+      twins++;
+      const fields = requestFields(route, byName.get(route.operationId)!);
+      expect({ tool: tool.name, limits: limitsOf(tool.input) }).toEqual({ tool: tool.name, limits: limitsOf(zod.object(fields)) });
+    }
+    // search, fetch, get_briefing, recall_memories, list_data_sources, get_query_intelligence, list_skills, get_skill_file
+    expect(twins).toBe(MCP_TOOLS.length);
+  });
+
+  it("fails the comparison when a tool's limit differs from its route's", () => {
+    const search = MCP_TOOLS.find((tool) => tool.name === "search")!;
+    const narrowed = search.input.extend({ limit: zod.number().int().min(1).max(50).optional() });
+    expect(limitsOf(narrowed)).not.toEqual(limitsOf(search.operation.input));
+  });
+});

@@ -1,4 +1,5 @@
-import { parseDocument, type BlockOf, type Column, type DocumentNode, type ParsedDocument } from "./content-tree";
+import type { BlockOf, Column } from "../contracts/content-tree";
+import { parseDocument, type DocumentNode, type ParsedDocument } from "./content-tree";
 import { html, type SafeHtml } from "./html";
 import { isAllowedImageSource, renderMarkdown } from "./markdown";
 

@@ -1,3 +1,4 @@
+import { isRecord } from "../lib/is-record";
 import { NonEmptyString, Timestamp, integerQueryParam, numberFromDecimalText } from "./common";
 import { TEXT_LIMITS } from "./text-limits";
 import { z } from "./zod";
@@ -28,15 +29,12 @@ export const ArtifactCodeExecutedSchema = z
   })
   .openapi("ArtifactCodeExecuted");
 
-const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * Artifact body: stored as submitted, not validated beyond being a string or a JSON object. The
  * object is passed through as parsed (not copied key by key), so a `__proto__` key is kept.
  */
 export const ArtifactContentSchema = z
-  .union([z.string(), z.custom<Record<string, unknown>>(isJsonObject).openapi({ type: "object", additionalProperties: true })], {
+  .union([z.string(), z.custom<Record<string, unknown>>(isRecord).openapi({ type: "object", additionalProperties: true })], {
     error: "must be a string or an object",
   })
   .openapi({

@@ -1,8 +1,5 @@
-/**
- * How deep an element tree is followed, wherever one is walked (search text, fetch text, the
- * console): deep enough for any real document, and a bound on what a hostile body can cost.
- */
-export const MAX_BODY_TREE_DEPTH = 32;
+import { lenientTreeEntries } from "../contracts/content-tree";
+import { isRecord } from "../lib/is-record";
 
 /**
  * The readable text of an artifact body: a string body as it is, an element tree's blocks in
@@ -11,19 +8,10 @@ export const MAX_BODY_TREE_DEPTH = 32;
  */
 export function artifactBodyText(content: unknown): string {
   if (typeof content === "string") return content;
-  if (!isRecord(content) || typeof content.root !== "string" || !isRecord(content.elements)) return "";
-  const elements = content.elements;
-  const parts: string[] = [];
-  const seen = new Set<string>();
-  const visit = (key: string, depth: number) => {
-    const element = elements[key];
-    if (seen.has(key) || !isRecord(element) || depth > MAX_BODY_TREE_DEPTH) return;
-    seen.add(key);
-    parts.push(...blockText(element.type, isRecord(element.props) ? element.props : {}));
-    if (Array.isArray(element.children)) for (const child of element.children) if (typeof child === "string") visit(child, depth + 1);
-  };
-  visit(content.root, 0);
-  return parts.filter((part) => part.trim() !== "").join("\n\n");
+  return lenientTreeEntries(content)
+    .flatMap(({ element }) => blockText(element.type, isRecord(element.props) ? element.props : {}))
+    .filter((part) => part.trim() !== "")
+    .join("\n\n");
 }
 
 const ADDRESS_PROPS = new Set(["src", "href", "url", "connectionName", "connectorType", "id"]);
@@ -46,7 +34,6 @@ function blockText(type: unknown, props: Record<string, unknown>): string[] {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string | number => typeof value === "string" || typeof value === "number";
 const stringOf = (value: unknown) => (typeof value === "string" ? value : "");
 const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);

@@ -1,5 +1,6 @@
+import { lenientTreeEntries } from "../contracts/content-tree";
+import { isRecord } from "../lib/is-record";
 import type { ArtifactRecord } from "../repositories/artifact.repository";
-import { MAX_BODY_TREE_DEPTH } from "../search/artifact-body-text";
 import { CONTENT_LIMIT, cutAt } from "./artifact-content";
 
 /** The readable text of an artifact, cut like the REST detail's content. */
@@ -7,10 +8,6 @@ export interface ArtifactText {
   text: string;
   truncated: boolean;
 }
-
-type Element = { type?: unknown; props?: unknown; children?: unknown };
-
-// A real report is far shallower; the limit keeps a hostile chain from exhausting the stack.
 
 /**
  * Renders an artifact as plain text for a reader (a person or a model): headline, why, findings,
@@ -35,26 +32,13 @@ export function renderArtifactText(artifact: ArtifactRecord): ArtifactText {
 /** The body as text: a string as it is, an element tree block by block, anything else nothing. */
 export function renderBody(content: unknown): string {
   if (typeof content === "string") return content.trim();
-  if (!isRecord(content) || typeof content.root !== "string" || !isRecord(content.elements)) return "";
-  const elements = content.elements;
-  const blocks: string[] = [];
-  // Each element at most once: a hostile tree that loops, or shares children level after level,
-  // cannot make the walk grow beyond the number of elements.
-  const seen = new Set<string>();
-  const visit = (key: string, depth: number) => {
-    const element = elements[key];
-    if (!isRecord(element) || seen.has(key) || depth > MAX_BODY_TREE_DEPTH) return;
-    seen.add(key);
-    const block = renderBlock(element);
-    if (block !== "") blocks.push(block);
-    const children = (element as Element).children;
-    if (Array.isArray(children)) for (const child of children) if (typeof child === "string") visit(child, depth + 1);
-  };
-  visit(content.root, 0);
-  return blocks.join("\n\n");
+  return lenientTreeEntries(content)
+    .map(({ element }) => renderBlock(element))
+    .filter((block) => block !== "")
+    .join("\n\n");
 }
 
-function renderBlock(element: Element): string {
+function renderBlock(element: Record<string, unknown>): string {
   const props = isRecord(element.props) ? element.props : {};
   switch (element.type) {
     case "Markdown":
@@ -98,7 +82,6 @@ function recommendationLines(artifact: ArtifactRecord): string[] {
 
 const labelled = (label: string, body: string) => (body === "" ? "" : label === "" ? body : `${label}: ${body}`);
 const list = (title: string, lines: string[]) => (lines.length === 0 ? "" : `${title}:\n${lines.map((line) => `- ${line}`).join("\n")}`);
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 const recordsOf = (value: unknown) => (Array.isArray(value) ? value.filter(isRecord) : []);
 const stringsOf = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : []);
 

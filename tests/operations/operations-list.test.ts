@@ -21,7 +21,7 @@ function limitsOf(schema: z.ZodType): unknown {
 /** Each input field of a REST route's request, by name: path, query and header fields, and the body as the field it fills. */
 function requestFields(route: Route, operation: AnyOperation): Record<string, z.ZodType> {
   const request = route.request ?? {};
-  const fields: Record<string, z.ZodType> = { ...(request.params as AnyObject | undefined)?.shape, ...(request.query as AnyObject | undefined)?.shape };
+  const fields = { ...(request.params as AnyObject | undefined)?.shape, ...(request.query as AnyObject | undefined)?.shape } as Record<string, z.ZodType>;
   const input = operation.input as AnyObject;
   for (const [header, schema] of Object.entries((request.headers as AnyObject | undefined)?.shape ?? {})) {
     const field = Object.keys(input.shape).find((name) => input.shape[name] === schema);

@@ -1,8 +1,12 @@
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { DbTx } from "../db/database";
-import { deleteExpiredRateLimitCounters } from "../http/rate-limit/postgres-store";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
+import { createIdempotencyRepository } from "../repositories/idempotency.repository";
+import { createPlannerStatisticsRepository, SEARCHED_TABLES } from "../repositories/planner-statistics.repository";
+import { createRateLimitCounterRepository } from "../repositories/rate-limit-counter.repository";
+import { createReviewerRepository } from "../repositories/reviewer.repository";
+import { createStoredBlobRepository } from "../repositories/stored-blob.repository";
 import { IDEMPOTENCY_WINDOW_MS } from "../services/artifact.service";
 import { THROTTLE } from "../services/sign-in-throttle";
 import { periodicPass } from "./periodic-pass";
@@ -22,9 +26,6 @@ export interface HousekeepingOptions {
    */
   refreshPlannerStatistics?: boolean;
 }
-
-/** The tables whose plans depend on their size: the searched ones and their vectors. */
-const SEARCHED_TABLES = ["artifacts", "artifact_embeddings", "memories", "query_patterns", "error_learnings"];
 
 export interface Housekeeping {
   start(): void;
@@ -48,25 +49,19 @@ export function createHousekeeping({
   batchSize = 500,
   refreshPlannerStatistics = false,
 }: HousekeepingOptions): Housekeeping {
+  const idempotency = createIdempotencyRepository(db);
+  const blobs = createStoredBlobRepository(db);
+  const rateLimitCounters = createRateLimitCounterRepository(db);
+  const reviewers = createReviewerRepository(db);
+  const plannerStatistics = createPlannerStatisticsRepository(db);
+  const before = (now: Date, ms: number) => new Date(now.getTime() - ms);
   const tasks: Record<string, (now: Date) => Promise<number>> = {
-    // Expiry runs across workspaces; the rows it picks are deleted by their keys, workspace first.
-    idempotencyRecords: (now) => db.$executeRaw`
-      DELETE FROM "idempotency_records" WHERE ("workspace_id", "id") IN (
-        SELECT "workspace_id", "id" FROM "idempotency_records" WHERE "created_at" < ${new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)} LIMIT ${batchSize})`,
-    orphanedBlobs: (now) => db.$executeRaw`
-      DELETE FROM "stored_blobs" WHERE "key" IN (
-        SELECT b."key" FROM "stored_blobs" b
-        WHERE b."created_at" < ${new Date(now.getTime() - ORPHAN_GRACE_MS)}
-          AND NOT EXISTS (SELECT 1 FROM "skill_files" f WHERE f."storage_key" = b."key")
-        LIMIT ${batchSize})`,
-    rateLimitCounters: () => deleteExpiredRateLimitCounters(db, batchSize),
-    expiredSessions: (now) => db.$executeRaw`
-      DELETE FROM "reviewer_sessions" WHERE "id" IN (
-        SELECT "id" FROM "reviewer_sessions" WHERE "expires_at" <= ${now} LIMIT ${batchSize})`,
+    idempotencyRecords: (now) => idempotency.purgeExpired(before(now, IDEMPOTENCY_WINDOW_MS), batchSize),
+    orphanedBlobs: (now) => blobs.purgeOrphans(before(now, ORPHAN_GRACE_MS), batchSize),
+    rateLimitCounters: () => rateLimitCounters.purgeExpired(batchSize),
+    expiredSessions: (now) => reviewers.purgeExpiredSessions(now, batchSize),
     // Failed sign-ins older than this no longer slow anyone down (src/services/sign-in-throttle.ts).
-    forgottenSignInFailures: (now) => db.$executeRaw`
-      DELETE FROM "sign_in_failures" WHERE "subject" IN (
-        SELECT "subject" FROM "sign_in_failures" WHERE "last_failed_at" < ${new Date(now.getTime() - THROTTLE.forgetAfterMs)} LIMIT ${batchSize})`,
+    forgottenSignInFailures: (now) => reviewers.purgeFailures(before(now, THROTTLE.forgetAfterMs), batchSize),
   };
 
   async function runPass(shouldStop: () => boolean): Promise<Record<string, number>> {
@@ -83,7 +78,7 @@ export function createHousekeeping({
     if (refreshPlannerStatistics) {
       for (const table of SEARCHED_TABLES) {
         if (shouldStop()) break;
-        await db.$executeRawUnsafe(`ANALYZE "${table}"`);
+        await plannerStatistics.refresh(table);
         await yieldToRequests();
       }
     }

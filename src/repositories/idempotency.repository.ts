@@ -1,4 +1,6 @@
 import type { DbTx } from "../db/database";
+import { isUniqueViolation } from "../db/database-errors";
+import { conflict } from "../domain/errors";
 import type { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
 
@@ -7,6 +9,8 @@ export interface IdempotencyRecord {
   responseStatus: number;
   responseBody: Prisma.JsonValue;
 }
+
+const IDEMPOTENCY_KEY_TAKEN = "A concurrent request wrote the same idempotency record key first; retry the request";
 
 export function createIdempotencyRepository(db: DbTx) {
   return {
@@ -23,13 +27,29 @@ export function createIdempotencyRepository(db: DbTx) {
       await db.idempotencyRecord.deleteMany({ where: { workspaceId, apiKeyId, idempotencyKey, createdAt: { lt: before } } });
     },
 
+    /** A conflict when a concurrent request recorded the same key first: the service then replays that request's answer. */
     async insert(
       workspaceId: string,
       record: IdempotencyRecord & { apiKeyId: string; idempotencyKey: string; createdAt: Date },
     ): Promise<void> {
-      await db.idempotencyRecord.create({
-        data: { id: newId("idem"), workspaceId, ...record, responseBody: record.responseBody as Prisma.InputJsonValue },
-      });
+      try {
+        await db.idempotencyRecord.create({
+          data: { id: newId("idem"), workspaceId, ...record, responseBody: record.responseBody as Prisma.InputJsonValue },
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict(IDEMPOTENCY_KEY_TAKEN);
+        throw error;
+      }
+    },
+
+    /**
+     * Deletes up to `limit` records created before `before`, in every workspace; how many. Expiry
+     * runs across workspaces; the rows it picks are deleted by their keys, workspace first.
+     */
+    purgeExpired(before: Date, limit: number): Promise<number> {
+      return db.$executeRaw`
+        DELETE FROM "idempotency_records" WHERE ("workspace_id", "id") IN (
+          SELECT "workspace_id", "id" FROM "idempotency_records" WHERE "created_at" < ${before} LIMIT ${limit})`;
     },
   };
 }

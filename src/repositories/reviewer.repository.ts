@@ -77,6 +77,13 @@ export function createReviewerRepository(db: DbTx) {
       await db.reviewerSession.deleteMany({ where: { tokenHash } });
     },
 
+    /** Deletes up to `limit` sessions expired by `now`; how many. */
+    purgeExpiredSessions(now: Date, limit: number): Promise<number> {
+      return db.$executeRaw`
+        DELETE FROM "reviewer_sessions" WHERE "id" IN (
+          SELECT "id" FROM "reviewer_sessions" WHERE "expires_at" <= ${now} LIMIT ${limit})`;
+    },
+
     failures(subjects: string[]): Promise<Array<{ subject: string; failures: number; lastFailedAt: Date }>> {
       return db.signInFailure.findMany({ where: { subject: { in: subjects } } });
     },
@@ -92,6 +99,13 @@ export function createReviewerRepository(db: DbTx) {
 
     async clearFailures(subject: string): Promise<void> {
       await db.signInFailure.deleteMany({ where: { subject } });
+    },
+
+    /** Deletes up to `limit` failure counts whose last failure was before `before`; how many. */
+    purgeFailures(before: Date, limit: number): Promise<number> {
+      return db.$executeRaw`
+        DELETE FROM "sign_in_failures" WHERE "subject" IN (
+          SELECT "subject" FROM "sign_in_failures" WHERE "last_failed_at" < ${before} LIMIT ${limit})`;
     },
   };
 }

@@ -16,6 +16,16 @@ export function createStoredBlobRepository(db: DbTx) {
       const row = await db.storedBlob.findUnique({ where: { key }, select: { data: true } });
       return row?.data ?? null;
     },
+
+    /** Deletes up to `limit` blobs written before `before` that no skill file points at; how many. */
+    purgeOrphans(before: Date, limit: number): Promise<number> {
+      return db.$executeRaw`
+        DELETE FROM "stored_blobs" WHERE "key" IN (
+          SELECT b."key" FROM "stored_blobs" b
+          WHERE b."created_at" < ${before}
+            AND NOT EXISTS (SELECT 1 FROM "skill_files" f WHERE f."storage_key" = b."key")
+          LIMIT ${limit})`;
+    },
   };
 }
 

@@ -1,13 +1,20 @@
 import type { Db } from "../db/database";
-import { cutToModelInput, InputRejectedError, toVectorLiteral, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { cutToModelInput, InputRejectedError, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
-import { INDEXED_TABLES, type ClaimedRow, type IndexedTable, type IndexState, type RowFailure, type RowKey } from "./indexed-tables";
+import {
+  createEmbeddingQueues,
+  type ClaimedRow,
+  type EmbeddedTableName,
+  type EmbeddingQueue,
+  type IndexState,
+  type RowFailure,
+  type RowKey,
+} from "../repositories/embedding-queue.repository";
 
-export type IndexCounts = Record<IndexedTable["name"], number>;
-export type WorkspaceIndexState = { model: string; tables: Record<IndexedTable["name"], IndexState & { failures: RowFailure[] }> };
+export type IndexCounts = Record<EmbeddedTableName, number>;
+export type WorkspaceIndexState = { model: string; tables: Record<EmbeddedTableName, IndexState & { failures: RowFailure[] }> };
 
 export interface IndexerOptions {
-  tables: IndexedTable[];
   /** A batch holds at most this many rows… */
   batchRows: number;
   /** …this many characters (after the cut to what the model reads)… */
@@ -31,7 +38,6 @@ export interface IndexerOptions {
 }
 
 export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
-  tables: INDEXED_TABLES,
   batchRows: 32,
   batchChars: 12_000,
   batchMs: 2_000,
@@ -63,6 +69,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  */
 export class EmbeddingIndexer {
   private readonly options: IndexerOptions;
+  private readonly queues: EmbeddingQueue[];
   private running = false;
   /** Set by stop() on a started indexer: work still in flight is abandoned, not awaited. */
   private stopping = false;
@@ -74,17 +81,18 @@ export class EmbeddingIndexer {
   private abandon: (() => void) | undefined;
   private stopped: Promise<never> = new Promise<never>(() => {});
   private failures = 0;
-  private nextTable = 0;
+  private nextQueue = 0;
   /** Running estimate of model time per character, for the time bound of a batch. */
   private msPerChar: number | undefined;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly embeddings: EmbeddingsProvider,
     private readonly logger: Logger,
     options: Partial<IndexerOptions> = {},
   ) {
     this.options = { ...DEFAULT_INDEXER_OPTIONS, ...options };
+    this.queues = createEmbeddingQueues(db);
   }
 
   /** Embeds every pending row it can claim now (optionally of one workspace); rejects if the provider is unreachable. */
@@ -120,7 +128,7 @@ export class EmbeddingIndexer {
    */
   async reindexWorkspace(workspaceId: string): Promise<{ cleared: IndexCounts; embedded: number; pending: boolean }> {
     const cleared = {} as IndexCounts;
-    for (const table of this.options.tables) cleared[table.name] = await this.db.$executeRaw(table.clear(workspaceId));
+    for (const queue of this.queues) cleared[queue.name] = await queue.clear(workspaceId);
     if (!this.options.reindexInline) return { cleared, embedded: 0, pending: true };
     try {
       return { cleared, embedded: await this.runOnce(workspaceId), pending: false };
@@ -136,10 +144,10 @@ export class EmbeddingIndexer {
     const { model } = this.embeddings;
     const { maxAttempts } = this.options;
     const tables = {} as WorkspaceIndexState["tables"];
-    for (const table of this.options.tables) {
-      const [counts] = await this.db.$queryRaw<[IndexState]>(table.state(workspaceId, model, maxAttempts));
-      const failures = counts!.failed === 0 ? [] : await this.db.$queryRaw<RowFailure[]>(table.failures(workspaceId, model, maxAttempts, FAILURES_SHOWN));
-      tables[table.name] = { ...counts!, failures };
+    for (const queue of this.queues) {
+      const counts = await queue.state(workspaceId, model, maxAttempts);
+      const failures = counts.failed === 0 ? [] : await queue.failures(workspaceId, model, maxAttempts, FAILURES_SHOWN);
+      tables[queue.name] = { ...counts, failures };
     }
     return { model, tables };
   }
@@ -229,72 +237,70 @@ export class EmbeddingIndexer {
    * pending.
    */
   private async runBatch(workspaceId?: string): Promise<number | undefined> {
-    const { tables } = this.options;
-    const tiers = Math.max(...tables.map((table) => table.tiers));
+    const { queues } = this;
+    const tiers = Math.max(...queues.map((queue) => queue.tiers));
     for (let tier = 0; tier < tiers; tier++) {
-      for (let turn = 0; turn < tables.length; turn++) {
-        const table = tables[(this.nextTable + turn) % tables.length]!;
-        if (tier >= table.tiers) continue;
-        const claimed = await this.db.$queryRaw<ClaimedRow[]>(
-          table.claim({
-            model: this.embeddings.model,
-            limit: this.options.batchRows,
-            leaseSeconds: this.options.leaseSeconds,
-            maxAttempts: this.options.maxAttempts,
-            workspaceId,
-            tier,
-          }),
-        );
+      for (let turn = 0; turn < queues.length; turn++) {
+        const queue = queues[(this.nextQueue + turn) % queues.length]!;
+        if (tier >= queue.tiers) continue;
+        const claimed = await queue.claim({
+          model: this.embeddings.model,
+          limit: this.options.batchRows,
+          leaseSeconds: this.options.leaseSeconds,
+          maxAttempts: this.options.maxAttempts,
+          workspaceId,
+          tier,
+        });
         if (claimed.length === 0) continue;
-        this.nextTable = (this.nextTable + turn + 1) % tables.length;
-        return this.settle(table, claimed);
+        this.nextQueue = (this.nextQueue + turn + 1) % queues.length;
+        return this.settle(queue, claimed);
       }
     }
     return undefined;
   }
 
-  private async settle(table: IndexedTable, claimed: ClaimedRow[]): Promise<number> {
+  private async settle(queue: EmbeddingQueue, claimed: ClaimedRow[]): Promise<number> {
     const rows = claimed.map((row) => ({ ...row, text: cutToModelInput(row.text ?? "", this.embeddings.maxInputChars) }));
     const empty = rows.filter((row) => row.text.trim() === "");
-    if (empty.length > 0) await this.db.$executeRaw(table.skipMany(empty, this.embeddings.model));
+    if (empty.length > 0) await queue.skipMany(empty, this.embeddings.model);
     const batch = this.withinBounds(rows.filter((row) => row.text.trim() !== ""));
     const later = rows.filter((row) => row.text.trim() !== "" && !batch.includes(row));
-    if (later.length > 0) await this.db.$executeRaw(table.release(later));
+    if (later.length > 0) await queue.release(later);
     if (batch.length === 0) return 0;
     try {
       const started = performance.now();
       const vectors = await this.unlessStopped(this.embeddings.embed(batch.map((row) => row.text)));
       this.learnSpeed(performance.now() - started, batch);
-      await this.store(table, batch, vectors);
+      await this.store(queue, batch, vectors);
       return batch.length;
     } catch (error) {
       if (!(error instanceof InputRejectedError)) {
-        await this.db.$executeRaw(table.release(batch));
+        await queue.release(batch);
         throw error;
       }
-      return this.settleOneByOne(table, batch, error);
+      return this.settleOneByOne(queue, batch, error);
     }
   }
 
   /** After a refused batch: each row alone, so that only the rows the provider refuses are counted. */
-  private async settleOneByOne(table: IndexedTable, batch: Array<RowKey & { text: string }>, refusal: InputRejectedError): Promise<number> {
+  private async settleOneByOne(queue: EmbeddingQueue, batch: Array<RowKey & { text: string }>, refusal: InputRejectedError): Promise<number> {
     if (batch.length === 1) {
-      await this.db.$executeRaw(table.recordFailure(batch[0]!, describe(refusal)));
+      await queue.recordFailure(batch[0]!, describe(refusal));
       return 0;
     }
     let stored = 0;
     for (const [index, row] of batch.entries()) {
       try {
         const vectors = await this.unlessStopped(this.embeddings.embed([row.text]));
-        await this.store(table, [row], vectors);
+        await this.store(queue, [row], vectors);
         stored += 1;
       } catch (error) {
         if (!(error instanceof InputRejectedError)) {
-          await this.db.$executeRaw(table.release(batch.slice(index)));
+          await queue.release(batch.slice(index));
           throw error;
         }
-        this.logger.warn({ err: error, table: table.name, id: row.id }, "the embeddings provider refused a row");
-        await this.db.$executeRaw(table.recordFailure(row, describe(error)));
+        this.logger.warn({ err: error, table: queue.name, id: row.id }, "the embeddings provider refused a row");
+        await queue.recordFailure(row, describe(error));
       }
     }
     return stored;
@@ -321,11 +327,10 @@ export class EmbeddingIndexer {
     this.msPerChar = this.msPerChar === undefined ? sample : 0.7 * this.msPerChar + 0.3 * sample;
   }
 
-  private async store(table: IndexedTable, rows: RowKey[], vectors: number[][]): Promise<void> {
-    const literals = vectors.map(toVectorLiteral);
+  private async store(queue: EmbeddingQueue, rows: RowKey[], vectors: number[][]): Promise<void> {
     for (let start = 0; start < rows.length; start += this.options.storeRows) {
       const end = start + this.options.storeRows;
-      await this.db.$executeRaw(table.storeMany(rows.slice(start, end), literals.slice(start, end), this.embeddings.model));
+      await queue.storeMany(rows.slice(start, end), vectors.slice(start, end), this.embeddings.model);
       if (end < rows.length) await yieldToRequests();
     }
   }

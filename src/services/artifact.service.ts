@@ -1,7 +1,7 @@
 import type { ApiKeyPrincipal } from "../auth/principal";
 import type { CreateArtifactRequest } from "../contracts/artifacts";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
-import { Prisma, type ArtifactStatus } from "../generated/prisma/client";
+import type { ArtifactStatus } from "../generated/prisma/client";
 import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
@@ -107,7 +107,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
         return { artifactId, replayed: false };
       } catch (error) {
         // A concurrent request with the same key won the race: answer as if we had come second.
-        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+        if (error instanceof DomainError && error.kind === "conflict") {
           const raced = await replayOrConflict(principal, idempotencyKey, fingerprint);
           if (raced) return raced;
         }

@@ -1,8 +1,8 @@
 import { Prisma } from "../../src/generated/prisma/client";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { createLogger } from "../../src/lib/logger";
+import { createEmbeddingQueues } from "../../src/repositories/embedding-queue.repository";
 import { EmbeddingIndexer } from "../../src/search/embedding-indexer";
-import { INDEXED_TABLES } from "../../src/search/indexed-tables";
 import { pushArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -100,11 +100,11 @@ describe("the embedding indexer", () => {
   it("gives a crashed indexer's claimed rows back once its lease runs out", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await importArtifacts(ws.workspaceId, 2);
-    const artifacts = INDEXED_TABLES.find((table) => table.name === "artifacts")!;
+    const artifacts = createEmbeddingQueues(t.database.prisma).find((queue) => queue.name === "artifacts")!;
     // Claimed by an indexer that then died: nobody settles these rows.
     for (const tier of [0, 1]) {
       const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds: 1, maxAttempts: 3, workspaceId: ws.workspaceId, tier });
-      expect(await t.database.prisma.$queryRaw<unknown[]>(claim)).toHaveLength(2);
+      expect(await claim).toHaveLength(2);
     }
 
     await t.services.indexer.runOnce(ws.workspaceId);

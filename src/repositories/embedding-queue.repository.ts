@@ -1,3 +1,5 @@
+import type { DbTx } from "../db/database";
+import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
 
 /** A vector row by its primary key, which names its workspace. */
@@ -29,14 +31,16 @@ export interface RowFailure {
   error: string | null;
 }
 
+export type EmbeddedTableName = "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
+
 /**
- * Every table whose rows carry a vector, and the SQL the indexer needs for it. A row is pending
- * while its model column differs from the current model (a model change re-embeds everything),
- * it was refused fewer than `maxAttempts` times, and no indexer's claim on it is live. A row
- * whose text is empty gets the model with no vector ("skipped"), so it is never pending again.
+ * The rows of one table whose vectors are still to make. A row is pending while its model column
+ * differs from the current model (a model change re-embeds everything), it was refused fewer than
+ * `maxAttempts` times, and no indexer's claim on it is live. A row whose text is empty gets the
+ * model with no vector ("skipped"), so it is never pending again.
  */
-export interface IndexedTable {
-  name: "artifacts" | "memories" | "queryPatterns" | "errorLearnings";
+export interface EmbeddingQueue {
+  name: EmbeddedTableName;
   /**
    * Priority tiers of the table's rows, 0 first: the vector that makes an item findable by meaning
    * is tier 0; vectors that refine an item already found (an artifact's other facets) come later.
@@ -46,25 +50,24 @@ export interface IndexedTable {
    * Claims up to `limit` pending rows of one tier for `leaseSeconds` and returns them with their
    * text, in one statement: rows locked by another indexer are skipped, so indexers never share a row.
    */
-  claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string; tier: number }): Prisma.Sql;
-  /** Stores vectors (pgvector text form), clearing claim and error. */
-  storeMany(rows: RowKey[], vectorLiterals: string[], model: string): Prisma.Sql;
+  claim(options: { model: string; limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string; tier: number }): Promise<ClaimedRow[]>;
+  /** Stores the rows' vectors, clearing claim and error. */
+  storeMany(rows: RowKey[], vectors: number[][], model: string): Promise<void>;
   /** Marks rows with nothing to embed as done for this model. */
-  skipMany(rows: RowKey[], model: string): Prisma.Sql;
+  skipMany(rows: RowKey[], model: string): Promise<void>;
   /** Counts one refusal of a row, with its error, and lets go of it. */
-  recordFailure(row: RowKey, error: string): Prisma.Sql;
+  recordFailure(row: RowKey, error: string): Promise<void>;
   /** Lets go of rows without counting anything (an abandoned batch): they are pending again. */
-  release(rows: RowKey[]): Prisma.Sql;
-  /** Marks every vector of a workspace pending again, failed ones included (a reindex). */
-  clear(workspaceId: string): Prisma.Sql;
-  /** One row: IndexState of a workspace. */
-  state(workspaceId: string, model: string, maxAttempts: number): Prisma.Sql;
+  release(rows: RowKey[]): Promise<void>;
+  /** Marks every vector of a workspace pending again, failed ones included (a reindex); how many. */
+  clear(workspaceId: string): Promise<number>;
+  state(workspaceId: string, model: string, maxAttempts: number): Promise<IndexState>;
   /** The failed rows of a workspace with their last error. */
-  failures(workspaceId: string, model: string, maxAttempts: number, limit: number): Prisma.Sql;
+  failures(workspaceId: string, model: string, maxAttempts: number, limit: number): Promise<RowFailure[]>;
 }
 
 interface TableShape {
-  name: IndexedTable["name"];
+  name: EmbeddedTableName;
   table: "artifact_embeddings" | "memories" | "query_patterns" | "error_learnings";
   modelColumn: "model" | "embedding_model";
   /** The row's text on alias `t`, with `joins` in scope. */
@@ -83,7 +86,7 @@ interface TableShape {
 const keysOf = (rows: RowKey[]) =>
   Prisma.sql`unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[])`;
 
-function indexedTable(shape: TableShape): IndexedTable {
+function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
   const table = Prisma.raw(`"${shape.table}"`);
   const model = Prisma.raw(shape.modelColumn);
   const inWorkspace = (workspaceId?: string) => (workspaceId === undefined ? Prisma.empty : Prisma.sql`AND t.workspace_id = ${workspaceId}`);
@@ -94,7 +97,7 @@ function indexedTable(shape: TableShape): IndexedTable {
     tiers: shape.tiers.length,
     // The background claim looks across workspaces (the backlog is everyone's); the rows it takes
     // are then named by their keys, workspace included.
-    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => Prisma.sql`
+    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => db.$queryRaw<ClaimedRow[]>`
       WITH claimed AS (
         UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
         WHERE (workspace_id, id) IN (
@@ -105,37 +108,55 @@ function indexedTable(shape: TableShape): IndexedTable {
         RETURNING workspace_id, id)
       SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
       WHERE (t.workspace_id, t.id) IN (SELECT workspace_id, id FROM claimed) ORDER BY ${shape.order}`,
-    storeMany: (rows, vectors, current) => Prisma.sql`
-      UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-      FROM unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[], ${vectors}::text[]) AS v(workspace_id, id, vector)
-      WHERE t.workspace_id = v.workspace_id AND t.id = v.id`,
-    skipMany: (rows, current) => Prisma.sql`
-      UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-      WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`,
-    recordFailure: (row, error) => Prisma.sql`
-      UPDATE ${table} SET embed_attempts = embed_attempts + 1, embed_error = ${error}, claimed_until = NULL
-      WHERE workspace_id = ${row.workspaceId} AND id = ${row.id}`,
-    release: (rows) => Prisma.sql`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`,
-    clear: (workspaceId) => Prisma.sql`
+    storeMany: async (rows, vectors, current) => {
+      await db.$executeRaw`
+        UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
+        FROM unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[], ${vectors.map(toVectorLiteral)}::text[]) AS v(workspace_id, id, vector)
+        WHERE t.workspace_id = v.workspace_id AND t.id = v.id`;
+    },
+    skipMany: async (rows, current) => {
+      await db.$executeRaw`
+        UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
+        WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
+    },
+    recordFailure: async (row, error) => {
+      await db.$executeRaw`
+        UPDATE ${table} SET embed_attempts = embed_attempts + 1, embed_error = ${error}, claimed_until = NULL
+        WHERE workspace_id = ${row.workspaceId} AND id = ${row.id}`;
+    },
+    release: async (rows) => {
+      await db.$executeRaw`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
+    },
+    clear: (workspaceId) => db.$executeRaw`
       UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL WHERE workspace_id = ${workspaceId}`,
-    state: (workspaceId, current, maxAttempts) => Prisma.sql`
-      SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
-             count(*) FILTER (WHERE t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
-             count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NOT NULL)::int AS embedded,
-             count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
-      FROM ${table} t WHERE t.workspace_id = ${workspaceId}`,
-    failures: (workspaceId, current, maxAttempts, limit) => Prisma.sql`
+    state: async (workspaceId, current, maxAttempts) => {
+      const [counts] = await db.$queryRaw<[IndexState]>`
+        SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
+               count(*) FILTER (WHERE t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
+               count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NOT NULL)::int AS embedded,
+               count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
+        FROM ${table} t WHERE t.workspace_id = ${workspaceId}`;
+      return counts;
+    },
+    failures: (workspaceId, current, maxAttempts, limit) => db.$queryRaw<RowFailure[]>`
       SELECT t.id, t.embed_attempts AS attempts, t.embed_error AS error FROM ${table} t
       WHERE t.workspace_id = ${workspaceId} AND t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts}
       ORDER BY t.id LIMIT ${limit}`,
   };
 }
 
-const ownColumnTable = (name: IndexedTable["name"], table: TableShape["table"], text: Prisma.Sql) =>
-  indexedTable({ name, table, modelColumn: "embedding_model", text, joins: Prisma.empty, order: Prisma.sql`t.created_at, t.id`, tiers: [Prisma.sql`TRUE`] });
+const ownColumnTable = (name: EmbeddedTableName, table: TableShape["table"], text: Prisma.Sql): TableShape => ({
+  name,
+  table,
+  modelColumn: "embedding_model",
+  text,
+  joins: Prisma.empty,
+  order: Prisma.sql`t.created_at, t.id`,
+  tiers: [Prisma.sql`TRUE`],
+});
 
-export const INDEXED_TABLES: IndexedTable[] = [
-  indexedTable({
+const EMBEDDED_TABLES: TableShape[] = [
+  {
     // Artifact vectors live in the narrow artifact_embeddings table, one per facet (see the schema).
     // Their ids start with the artifact's time-sortable id, so id order is write order.
     name: "artifacts",
@@ -151,8 +172,13 @@ export const INDEXED_TABLES: IndexedTable[] = [
     order: Prisma.sql`t.id`,
     // The headline makes an artifact findable by meaning; the body vector only sharpens its rank.
     tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet <> 'headline'`],
-  }),
+  },
   ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
   ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),
   ownColumnTable("errorLearnings", "error_learnings", Prisma.sql`concat_ws(E'\n', t.learning, t.error_message)`),
 ];
+
+/** One queue for every table whose rows carry a vector, in the order the indexer takes turns. */
+export function createEmbeddingQueues(db: DbTx): EmbeddingQueue[] {
+  return EMBEDDED_TABLES.map((shape) => embeddingQueue(db, shape));
+}

@@ -9,7 +9,7 @@ import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createStoredBlobRepository } from "../repositories/stored-blob.repository";
 import { IDEMPOTENCY_WINDOW_MS } from "../services/artifact.service";
 import { THROTTLE } from "../services/sign-in-throttle";
-import { periodicPass } from "./periodic-pass";
+import { periodicPass } from "../lib/periodic-pass";
 
 /** An imported blob is referenced only when its import commits: younger ones are never orphans yet. */
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;

@@ -2,8 +2,8 @@ import type { Db } from "../db/database";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { Prisma } from "../generated/prisma/client";
 import type { ExactDistance } from "../db/vector-distance";
-import { exactScan, hybridCandidates, type CandidateScores, type HybridQuery, type OwnIndex } from "../search/hybrid-candidates";
-import type { QueryVector } from "../search/query-embedding";
+import { exactScan, hybridCandidates, type CandidateScores, type OwnIndex } from "../search/hybrid-candidates";
+import type { HybridQuery, QueryVector } from "../search/hybrid-query";
 import { createVectorIndexRepository, VECTORS_PER_ARTIFACT, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */

@@ -2,7 +2,8 @@ import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import type { MemoryType } from "../generated/prisma/enums";
 import { newId } from "../lib/ids";
-import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery } from "../search/hybrid-candidates";
+import { hybridCandidates, ownColumnVectors, type CandidateScores } from "../search/hybrid-candidates";
+import type { HybridQuery } from "../search/hybrid-query";
 import { createVectorIndexRepository, type VectorIndexRepository } from "./vector-index.repository";
 
 export interface MemoryRecord {

@@ -1,7 +1,8 @@
 import type { DbTx } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import { newId } from "../lib/ids";
-import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridQuery, type HybridSearchSource } from "../search/hybrid-candidates";
+import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridSearchSource } from "../search/hybrid-candidates";
+import type { HybridQuery } from "../search/hybrid-query";
 import { createVectorIndexRepository, type VectorIndexRepository } from "./vector-index.repository";
 
 export interface QueryPatternRecord {

@@ -1,28 +1,17 @@
 import type { Db } from "../db/database";
-import { queryLexemes } from "../search/text-query";
 import { Prisma } from "../generated/prisma/client";
+import { queryLexemes } from "../search/text-query";
+import type { AnnotatedTable, DefinitionTexts, VocabularySource } from "../search/workspace-vocabulary";
 
 /** Texts a workspace's vocabulary is read from, at most this many. */
 const MAX_TEXTS = 2_000;
-
-/** What a workspace says its words mean, in the order written: definition memories, and table annotations' descriptions and use cases. */
-export interface DefinitionTexts {
-  definitions: string[];
-  annotations: string[];
-}
-
-/** A table's column names and the words its annotation describes it with. */
-export interface AnnotatedTable {
-  columns: string[];
-  texts: string[];
-}
 
 /** The objects of a stored JSON array (a schema, annotations), read defensively: anything else is none. */
 const objectsOf = (value: unknown): Array<Record<string, unknown>> =>
   Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object") : [];
 const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : []);
 
-export function createVocabularyRepository(db: Db) {
+export function createVocabularyRepository(db: Db): VocabularySource {
   return {
     /**
      * What the workspace says its words mean: its active definition memories, and the
@@ -84,5 +73,3 @@ export function createVocabularyRepository(db: Db) {
     },
   };
 }
-
-export type VocabularyRepository = ReturnType<typeof createVocabularyRepository>;

@@ -2,7 +2,7 @@ import type { ExactDistance } from "../db/vector-distance";
 import { Prisma } from "../generated/prisma/client";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
-import type { QueryVector } from "./query-embedding";
+import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { anyLexemeTsQuery, queryLexemes } from "./text-query";
 import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
 
@@ -15,17 +15,6 @@ export const CANDIDATES_PER_HALF = 50;
  * (docs/search.md, "At scale").
  */
 export const TEXT_HITS_READ = 1_000;
-
-/**
- * What to search for: the caller's text, its vector (undefined when the embeddings provider did
- * not answer; a promise while it is being made, so that the words are searched meanwhile), and the
- * workspace's vocabulary (acronyms and their names), whose other side is searched too.
- */
-export interface HybridQuery {
-  text: string;
-  vector?: QueryVector | Promise<QueryVector | undefined>;
-  vocabulary?: VocabularyEntry[];
-}
 
 /**
  * How a searched table is searched by meaning: the query that finds its nearest items, as rows of

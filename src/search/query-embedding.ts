@@ -1,12 +1,7 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Logger } from "../lib/logger";
-import type { HybridQuery } from "./hybrid-candidates";
+import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
-
-export interface QueryVector {
-  vector: number[];
-  model: string;
-}
 
 /**
  * The query's vector from the provider's query lane, or undefined when the provider cannot

@@ -1,4 +1,4 @@
-import { periodicPass } from "../jobs/periodic-pass";
+import { periodicPass } from "../lib/periodic-pass";
 import type { Logger } from "../lib/logger";
 import type { Database } from "../db/database";
 import type { VectorIndexRepository, VectorTable } from "../repositories/vector-index.repository";

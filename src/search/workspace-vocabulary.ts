@@ -7,7 +7,25 @@
  * failures", and the other way round. docs/search.md has the rules and the judged-set figures.
  */
 
-import type { AnnotatedTable, DefinitionTexts, VocabularyRepository } from "../repositories/vocabulary.repository";
+/** What a workspace says its words mean, in the order written: definition memories, and table annotations' descriptions and use cases. */
+export interface DefinitionTexts {
+  definitions: string[];
+  annotations: string[];
+}
+
+/** A table's column names and the words its annotation describes it with. */
+export interface AnnotatedTable {
+  columns: string[];
+  texts: string[];
+}
+
+/** Where a workspace's vocabulary is read from (vocabulary.repository.ts). */
+export interface VocabularySource {
+  definitionTexts(workspaceId: string): Promise<DefinitionTexts>;
+  annotatedTables(workspaceId: string): Promise<AnnotatedTable[]>;
+  /** Each text's search lexemes, spelled as queries and documents spell them. */
+  lexemesOf(texts: string[]): Promise<string[][]>;
+}
 
 /**
  * Two ways of saying one thing, as written: an acronym and the name it stands for, or a defined
@@ -251,10 +269,7 @@ export const VOCABULARY_TTL_MS = 30_000;
 const MAX_CACHED_WORKSPACES = 10_000;
 
 /** Each workspace's vocabulary as lexemes, read at most once per VOCABULARY_TTL_MS per process. */
-export function createWorkspaceVocabulary(
-  repository: Pick<VocabularyRepository, "definitionTexts" | "annotatedTables" | "lexemesOf">,
-  ttlMs = VOCABULARY_TTL_MS,
-) {
+export function createWorkspaceVocabulary(repository: VocabularySource, ttlMs = VOCABULARY_TTL_MS) {
   const cached = new Map<string, { until: number; entries: Promise<VocabularyEntry[]> }>();
   async function load(workspaceId: string): Promise<VocabularyEntry[]> {
     const [texts, tables] = await Promise.all([repository.definitionTexts(workspaceId), repository.annotatedTables(workspaceId)]);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Prisma } from "../../src/generated/prisma/client";
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridSearchSource } from "../../src/search/hybrid-candidates";
-import type { QueryVector } from "../../src/search/query-embedding";
+import type { QueryVector } from "../../src/search/hybrid-query";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 

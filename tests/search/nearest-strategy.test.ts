@@ -1,7 +1,7 @@
 import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scansOwnIndex, type NearestStrategy } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
 import { exactDistanceOn } from "../../src/db/vector-distance";
-import type { QueryVector } from "../../src/search/query-embedding";
+import type { QueryVector } from "../../src/search/hybrid-query";
 import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";

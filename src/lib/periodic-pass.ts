@@ -1,4 +1,4 @@
-import type { Logger } from "../lib/logger";
+import type { Logger } from "./logger";
 
 /** A background job that runs a pass every interval, off the request path. */
 export interface PeriodicPass<T> {

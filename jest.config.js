@@ -1,11 +1,12 @@
 // The PostgreSQL pass (TEST_DATABASE_URL set, see .ci/run) runs the database-backed files against
 // a real server, plus tests/postgres/ which needs one. It leaves out files with no database
-// (config, embeddings) and those about the embedded engine itself: its migrations and data-dir
-// lock (tests/db/migrations.test.ts; tests/postgres/migrate.test.ts covers the runner on a server)
-// and the dev server process with its first-run setup (tests/server/server-process.test.ts).
+// (config, embeddings, the layering check) and those about the embedded engine itself: its
+// migrations and data-dir lock (tests/db/migrations.test.ts; tests/postgres/migrate.test.ts covers
+// the runner on a server) and the dev server process with its first-run setup
+// (tests/server/server-process.test.ts).
 const postgresPass = Boolean(process.env.TEST_DATABASE_URL);
 const ignored = postgresPass
-  ? ["/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$"]
+  ? ["/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$"]
   : ["/tests/postgres/"];
 
 /** @type {import('jest').Config} */

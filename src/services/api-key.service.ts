@@ -87,3 +87,6 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
 }
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
+
+/** The records this service answers with, for adapters, which never import a repository. */
+export type { ApiKeyRecord };

@@ -147,3 +147,6 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 }
 
 export type ArtifactService = ReturnType<typeof createArtifactService>;
+
+/** The records this service answers with, for adapters, which never import a repository. */
+export type { ArtifactRecord, ArtifactSummaryRecord };

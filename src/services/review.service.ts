@@ -57,3 +57,6 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
 }
 
 export type ReviewService = ReturnType<typeof createReviewService>;
+
+/** The records this service answers with, for adapters, which never import a repository. */
+export type { QueueEntry };

@@ -118,3 +118,6 @@ export function createReviewerService({ reviewers, workspaces, clock }: Reviewer
 }
 
 export type ReviewerService = ReturnType<typeof createReviewerService>;
+
+/** The records this service answers with, for adapters, which never import a repository. */
+export type { ReviewerRecord };

@@ -27,3 +27,6 @@ export function createWorkspaceService({ workspaces }: { workspaces: WorkspaceRe
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
+
+/** The records this service answers with, for adapters, which never import a repository. */
+export type { WorkspaceRecord };

@@ -1,0 +1,64 @@
+// The layering of src/ (docs/architecture.md, "Layers"), checked by `npm run lint:deps`, which
+// `npm test` runs (tests/architecture/dependency-rules.test.ts). Type-only imports count: a type
+// imported upwards ties two layers together as much as a value does.
+
+const ADAPTERS = "^src/(http|routes|mcp|console)/";
+/** Where the whole graph is wired; they may import anything. */
+const COMPOSITION_ROOTS = ["^src/(app|server|worker)[.]ts$", "^src/services/index[.]ts$", "^src/cli/"];
+/**
+ * The modules of src/search/ that schedule work over repositories (the embedding indexer, the
+ * upkeep of workspaces' own vector indexes). The rest of search/ lies below repositories: the
+ * statements and scoring they build searches from.
+ */
+const SEARCH_OVER_REPOSITORIES = "^src/search/(embedding-indexer|vector-index-maintenance|search-maintenance)[.]ts$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A circle has no lower end: none of its modules can be read, tested or changed without the others.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "adapters-on-top",
+      severity: "error",
+      comment:
+        "Services hold the rules every adapter (REST, MCP, console) shares and throw DomainErrors that know no transport; " +
+        "nothing beneath them, and nothing the worker runs, needs an adapter.",
+      from: { path: "^src/", pathNot: [ADAPTERS, ...COMPOSITION_ROOTS] },
+      to: { path: ADAPTERS },
+    },
+    {
+      name: "domain-and-contracts-stand-alone",
+      severity: "error",
+      comment: "The domain's errors and the wire's schemas are shared by every layer, so they depend on none of them.",
+      from: { path: "^src/(domain|contracts)/" },
+      to: { path: ["^src/(services|repositories|search|jobs|storage|db|embeddings|bootstrap|cli)/", ADAPTERS, ...COMPOSITION_ROOTS] },
+    },
+    {
+      name: "repositories-behind-services",
+      severity: "error",
+      comment:
+        "Adapters reach the data through services. Repositories are used by services, jobs, the database file storage, " +
+        "the indexer and index upkeep of search/, other repositories and the composition roots.",
+      from: { path: "^src/", pathNot: ["^src/(services|jobs|storage|repositories)/", SEARCH_OVER_REPOSITORIES, ...COMPOSITION_ROOTS] },
+      to: { path: "^src/repositories/" },
+    },
+    {
+      name: "repositories-below-their-users",
+      severity: "error",
+      comment: "Repositories hold statements, not rules: what they need from their users comes in as arguments.",
+      from: { path: "^src/repositories/" },
+      to: { path: ["^src/(services|jobs|storage)/", SEARCH_OVER_REPOSITORIES] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ["node_modules", "^src/generated/"] },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};

@@ -36,13 +36,13 @@ module.exports = {
       severity: "error",
       comment: "The domain's errors and the wire's schemas are shared by every layer, so they depend on none of them.",
       from: { path: "^src/(domain|contracts)/" },
-      to: { path: ["^src/(services|repositories|search|jobs|storage|db|embeddings|bootstrap|cli)/", ADAPTERS, ...COMPOSITION_ROOTS] },
+      to: { path: ["^src/(operations|services|repositories|search|jobs|storage|db|embeddings|bootstrap|cli)/", ADAPTERS, ...COMPOSITION_ROOTS] },
     },
     {
       name: "repositories-behind-services",
       severity: "error",
       comment:
-        "Adapters reach the data through services. Repositories are used by services, jobs, the database file storage, " +
+        "Adapters and operations reach the data through services. Repositories are used by services, jobs, the database file storage, " +
         "the indexer and index upkeep of search/, other repositories and the composition roots.",
       from: { path: "^src/", pathNot: ["^src/(services|jobs|storage|repositories)/", SEARCH_OVER_REPOSITORIES, ...COMPOSITION_ROOTS] },
       to: { path: "^src/repositories/" },
@@ -52,7 +52,7 @@ module.exports = {
       severity: "error",
       comment: "Repositories hold statements, not rules: what they need from their users comes in as arguments.",
       from: { path: "^src/repositories/" },
-      to: { path: ["^src/(services|jobs|storage)/", SEARCH_OVER_REPOSITORIES] },
+      to: { path: ["^src/(operations|services|jobs|storage)/", SEARCH_OVER_REPOSITORIES] },
     },
   ],
   options: {

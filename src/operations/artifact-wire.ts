@@ -1,4 +1,4 @@
-import type { ArtifactRecord, ArtifactSummaryRecord } from "../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactSummaryRecord } from "../services/artifact.service";
 import { showContent } from "../services/artifact-content";
 
 // Optional fields with no value are omitted; required arrays are [] when nothing was given.

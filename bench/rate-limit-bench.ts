@@ -1,5 +1,6 @@
 import { postgresDatabase } from "../src/db/database";
 import { applyMigrations } from "../src/db/migrations";
+import { createRateLimitCounterRepository } from "../src/repositories/rate-limit-counter.repository";
 import { PostgresRateLimitStore } from "../src/http/rate-limit/postgres-store";
 import { Pool } from "pg";
 
@@ -14,7 +15,7 @@ async function main() {
   await pool.end();
   const database = postgresDatabase(url);
   const measure = async (limit: number) => {
-    const store = new PostgresRateLimitStore(database.prisma, `bench-${limit}:`);
+    const store = new PostgresRateLimitStore(createRateLimitCounterRepository(database.prisma), `bench-${limit}:`);
     store.init({ windowMs: 60_000, limit } as never);
     for (let i = 0; i < 200; i++) await store.increment("warm");
     const runs = 2000;

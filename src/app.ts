@@ -3,6 +3,7 @@ import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { mountRoutes } from "./http/mount-routes";
 import { rejectMalformedQuery } from "./http/percent-encoding";
+import { createRateLimitCounterRepository } from "./repositories/rate-limit-counter.repository";
 import { createRateLimiters, DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./http/rate-limit/rate-limiters";
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
@@ -41,7 +42,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   app.use(requestId, requestLog(logger), rejectMalformedQuery);
 
   const router = express.Router();
-  const rateLimiters = createRateLimiters(rateLimits, services.database);
+  const rateLimiters = createRateLimiters(rateLimits, { kind: services.database.kind, counters: createRateLimitCounterRepository(services.database.prisma) });
   mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters });
   if (adminToken) {
     mountRoutes(router, adminV1Routes(), { services, adminToken });

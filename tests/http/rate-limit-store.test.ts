@@ -1,4 +1,5 @@
 import type { Options } from "express-rate-limit";
+import { createRateLimitCounterRepository } from "../../src/repositories/rate-limit-counter.repository";
 import { PostgresRateLimitStore, SYNC_INTERVAL_MS } from "../../src/http/rate-limit/postgres-store";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -10,7 +11,7 @@ afterAll(() => t.close());
 
 let prefixes = 0;
 function storeWithLimit(limit: number) {
-  const store = new PostgresRateLimitStore(t.database.prisma, `store-test-${++prefixes}:`);
+  const store = new PostgresRateLimitStore(createRateLimitCounterRepository(t.database.prisma), `store-test-${++prefixes}:`);
   store.init({ windowMs: 60_000, limit } as Options);
   return store;
 }
@@ -45,7 +46,7 @@ describe("the shared rate-limit counter", () => {
   it("adds the hits of two processes near the limit into one exact total", async () => {
     const first = storeWithLimit(4);
     // Another process's store: the same counters, its own local counts.
-    const second = new PostgresRateLimitStore(t.database.prisma, first.prefix);
+    const second = new PostgresRateLimitStore(createRateLimitCounterRepository(t.database.prisma), first.prefix);
     second.init({ windowMs: 60_000, limit: 4 } as Options);
     expect(await increments(first, "k", 2)).toEqual([1, 2]);
     expect(await increments(second, "k", 3)).toEqual([3, 4, 5]);

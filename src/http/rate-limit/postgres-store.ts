@@ -1,9 +1,11 @@
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
-import type { DbTx } from "../../db/database";
 
-interface CounterRow {
-  hits: number;
-  reset_at: Date;
+/** The shared counters the store adds to (src/repositories/rate-limit-counter.repository.ts), one row per key and window. */
+export interface SharedCounters {
+  current(key: string): Promise<{ hits: number; resetAt: Date } | undefined>;
+  add(key: string, hits: number, windowMs: number): Promise<{ hits: number; resetAt: Date }>;
+  takeBack(key: string): Promise<void>;
+  remove(key: string): Promise<void>;
 }
 
 /** What one process knows of a key's window. */
@@ -29,7 +31,7 @@ const EXACT_FROM_SHARE = 0.5;
 const MAX_LOCAL_KEYS = 10_000;
 
 /**
- * A fixed-window counter per key in `rate_limit_counters`, so every process on one database
+ * A fixed-window counter per key in the shared counters (`rate_limit_counters`), so every process on one database
  * counts against the same limit. Each process counts hits locally and adds them to the database's
  * counter (one UPSERT that starts a new window when the old one has passed and returns the total)
  * on a key's first hit of a window, once a second, and on every hit from half the limit on.
@@ -45,7 +47,7 @@ export class PostgresRateLimitStore implements Store {
   private readonly counts = new Map<string, LocalCount>();
 
   constructor(
-    private readonly db: DbTx,
+    private readonly counters: SharedCounters,
     readonly prefix: string,
   ) {}
 
@@ -57,9 +59,8 @@ export class PostgresRateLimitStore implements Store {
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
     const local = this.current(key);
     if (local) return { totalHits: local.synced + local.unsynced, resetTime: local.resetTime };
-    const rows = await this.db.$queryRaw<CounterRow[]>`
-      SELECT "hits", "reset_at" FROM "rate_limit_counters" WHERE "key" = ${this.prefix + key} AND "reset_at" > now()`;
-    return rows[0] ? { totalHits: rows[0].hits, resetTime: rows[0].reset_at } : undefined;
+    const stored = await this.counters.current(this.prefix + key);
+    return stored ? { totalHits: stored.hits, resetTime: stored.resetAt } : undefined;
   }
 
   async increment(key: string): Promise<ClientRateLimitInfo> {
@@ -89,26 +90,17 @@ export class PostgresRateLimitStore implements Store {
       return;
     }
     if (local) local.synced = Math.max(0, local.synced - 1);
-    await this.db.$executeRaw`
-      UPDATE "rate_limit_counters" SET "hits" = greatest("hits" - 1, 0) WHERE "key" = ${this.prefix + key} AND "reset_at" > now()`;
+    await this.counters.takeBack(this.prefix + key);
   }
 
   async resetKey(key: string): Promise<void> {
     this.counts.delete(key);
-    await this.db.$executeRaw`DELETE FROM "rate_limit_counters" WHERE "key" = ${this.prefix + key}`;
+    await this.counters.remove(this.prefix + key);
   }
 
   /** Adds hits of this process to the database's counter; the total from there, plus hits counted since. */
   private async sync(key: string, hits: number): Promise<ClientRateLimitInfo> {
-    const window = `${this.windowMs} milliseconds`;
-    const [row] = await this.db.$queryRaw<CounterRow[]>`
-      INSERT INTO "rate_limit_counters" AS c ("key", "hits", "reset_at")
-      VALUES (${this.prefix + key}, ${hits}, now() + ${window}::interval)
-      ON CONFLICT ("key") DO UPDATE SET
-        "hits" = CASE WHEN c."reset_at" <= now() THEN ${hits} ELSE c."hits" + ${hits} END,
-        "reset_at" = CASE WHEN c."reset_at" <= now() THEN now() + ${window}::interval ELSE c."reset_at" END
-      RETURNING "hits", "reset_at"`;
-    const { hits: total, reset_at: resetTime } = row!;
+    const { hits: total, resetAt: resetTime } = await this.counters.add(this.prefix + key, hits, this.windowMs);
     const local = this.counts.get(key);
     if (local && local.resetTime.getTime() === resetTime.getTime()) {
       // Concurrent syncs may answer out of order: the larger total is the later one.
@@ -135,11 +127,4 @@ export class PostgresRateLimitStore implements Store {
     for (const [key, local] of this.counts) if (local.resetTime.getTime() <= now) this.counts.delete(key);
     if (this.counts.size >= MAX_LOCAL_KEYS) this.counts.clear();
   }
-}
-
-/** Deletes the counters of windows that have passed; housekeeping calls it. Returns how many. */
-export async function deleteExpiredRateLimitCounters(db: DbTx, batchSize: number): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM "rate_limit_counters" WHERE "key" IN (
-      SELECT "key" FROM "rate_limit_counters" WHERE "reset_at" <= now() LIMIT ${batchSize})`;
 }

@@ -1,8 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";
-import type { Database } from "../../db/database";
 import { ApiError } from "../api-error";
-import { PostgresRateLimitStore } from "./postgres-store";
+import { PostgresRateLimitStore, type SharedCounters } from "./postgres-store";
 
 export interface RateLimitSettings {
   windowSeconds: number;
@@ -34,10 +33,13 @@ export interface RateLimiters {
 export const SIGN_IN_WINDOW_SECONDS = 300;
 export const DEFAULT_SIGN_IN_LIMIT = 10;
 
-/** The limiters of one app, counting in memory (one process) or in the database (several). */
-export function createRateLimiters(settings: RateLimitSettings, database: Database): RateLimiters {
+/**
+ * The limiters of one app, counting in memory (one process) or in the database's shared counters
+ * (several processes; by default on a managed PostgreSQL).
+ */
+export function createRateLimiters(settings: RateLimitSettings, database: { kind: "embedded" | "postgres"; counters: SharedCounters }): RateLimiters {
   const shared = settings.shared ?? database.kind === "postgres";
-  const storeFor = (prefix: string): Store => (shared ? new PostgresRateLimitStore(database.prisma, prefix) : new MemoryStore());
+  const storeFor = (prefix: string): Store => (shared ? new PostgresRateLimitStore(database.counters, prefix) : new MemoryStore());
   return {
     perKey: addressOrKeyLimiter({
       name: "per-key",

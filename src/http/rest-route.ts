@@ -1,12 +1,14 @@
 import { ErrorSchema } from "../contracts/common";
 import { z } from "../contracts/zod";
-import type { AnyOperation, OperationAccess, OperationContext } from "../operations/operation";
+import { NO_CONTENT, type AnyOperation, type OperationAccess, type OperationContext } from "../operations/operation";
 import { ERROR_STATUS } from "./api-error";
 import { WIRE_CODE_OF } from "./client-error";
 import type { HttpMethod, ResponseContract, Route, RouteAuth } from "./route";
 import { defineRoute } from "./route";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+type ResultOf<O extends AnyOperation> = Awaited<ReturnType<O["run"]>>;
 
 /**
  * What REST adds to an operation: its method and path, where each input field travels (the path,
@@ -24,9 +26,12 @@ export interface RestBinding<O extends AnyOperation> {
   bodyExample?: unknown;
   /** Request headers (lower case) and the input field each fills. */
   headers?: Record<string, keyof z.output<O["input"]> & string>;
-  success: { status: 200 | 201; description: string; example?: unknown; headers?: ResponseContract["headers"] };
+  /** 204 answers no body: only for an operation whose output is NO_CONTENT. */
+  success: { status: 200 | 201 | 204; description: string; example?: unknown; headers?: ResponseContract["headers"] };
+  /** 202, with the same body, instead of the success status when the result says work goes on in the background. */
+  accepted?: { description: string; when(result: ResultOf<O>): boolean };
   /** Response headers the result sets (a replayed push says so). */
-  responseHeaders?(result: Awaited<ReturnType<O["run"]>>): Record<string, string> | undefined;
+  responseHeaders?(result: ResultOf<O>): Record<string, string> | undefined;
   conditional?: boolean;
 }
 
@@ -61,6 +66,8 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
   const elsewhere = new Set([...inPath, ...Object.values(inHeaders), ...(binding.body ? [binding.body] : [])]);
   const unknown = [...elsewhere].filter((field) => !(field in input.shape));
   if (unknown.length > 0) throw new Error(`${operation.name}: REST binding names fields its input lacks: ${unknown.join(", ")}`);
+  const noContent = binding.success.status === 204;
+  if (noContent !== (operation.output === NO_CONTENT)) throw new Error(`${operation.name}: 204 is the success status of an operation whose output is NO_CONTENT, and only of one`);
   const params = pickShape(input, inPath);
   const query = pickShape(input, Object.keys(input.shape).filter((field) => !elsewhere.has(field)));
   const headers = Object.keys(inHeaders).length
@@ -72,6 +79,16 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
     ...(binding.body ? { body: input.shape[binding.body] as z.ZodType, ...(binding.bodyExample === undefined ? {} : { bodyExample: binding.bodyExample }) } : {}),
     ...(headers ? { headers } : {}),
   };
+  const responses: Record<number, ResponseContract> = {
+    [binding.success.status]: {
+      description: binding.success.description,
+      ...(noContent ? {} : { schema: operation.output }),
+      ...(binding.success.example === undefined ? {} : { example: binding.success.example }),
+      ...(binding.success.headers ? { headers: binding.success.headers } : {}),
+    },
+    ...errorResponses(operation),
+  };
+  if (binding.accepted) responses[202] = { description: binding.accepted.description, schema: operation.output };
   return defineRoute({
     method: binding.method,
     path: binding.path,
@@ -82,15 +99,7 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
     auth: authOf(operation.access),
     request: Object.keys(request).length > 0 ? request : undefined,
     conditional: binding.conditional,
-    responses: {
-      [binding.success.status]: {
-        description: binding.success.description,
-        schema: operation.output,
-        ...(binding.success.example === undefined ? {} : { example: binding.success.example }),
-        ...(binding.success.headers ? { headers: binding.success.headers } : {}),
-      },
-      ...errorResponses(operation),
-    },
+    responses,
     handle: async (parts, { principal, services, req }) => {
       const fromHeaders = Object.fromEntries(Object.entries(inHeaders).map(([header, field]) => [field, (parts.headers as Record<string, unknown> | undefined)?.[header]]));
       const fields = {
@@ -101,7 +110,8 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
       };
       const ctx = { principal, services, baseUrl: `${req.protocol}://${req.get("host")}` } as OperationContext;
       const result = await operation.run(fields, ctx);
-      return { status: binding.success.status, body: operation.toWire(result, ctx), headers: binding.responseHeaders?.(result) };
+      const status = binding.accepted?.when(result) ? 202 : binding.success.status;
+      return { status, body: noContent ? undefined : operation.toWire(result, ctx), headers: binding.responseHeaders?.(result) };
     },
   });
 }

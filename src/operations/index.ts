@@ -1,3 +1,9 @@
+import { adminImportWorkspace } from "./admin-import";
+import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey } from "./admin-keys";
+import { adminDisputeArtifact, adminListArtifacts, adminValidateArtifact } from "./admin-review";
+import { adminCreateReviewer, adminListReviewers, adminRemoveReviewer } from "./admin-reviewers";
+import { adminGetIndexState, adminReindexWorkspace } from "./admin-search";
+import { adminCreateWorkspace, adminUpdateWorkspace } from "./admin-workspaces";
 import { fetchArtifactForConnector, getArtifact, listFeedback, pushArtifact, searchArtifacts, searchArtifactsForConnector } from "./artifacts";
 import { getQueryIntelligence, listDataSources } from "./data-sources";
 import { getBriefing, recallMemories } from "./intelligence";
@@ -23,4 +29,19 @@ export const OPERATIONS: readonly AnyOperation[] = [
   // Only MCP answers in the connector shape.
   searchArtifactsForConnector,
   fetchArtifactForConnector,
+  // The admin API.
+  adminCreateWorkspace,
+  adminUpdateWorkspace,
+  adminCreateApiKey,
+  adminListApiKeys,
+  adminRevokeApiKey,
+  adminListArtifacts,
+  adminValidateArtifact,
+  adminDisputeArtifact,
+  adminImportWorkspace,
+  adminReindexWorkspace,
+  adminCreateReviewer,
+  adminListReviewers,
+  adminRemoveReviewer,
+  adminGetIndexState,
 ];

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import type { Scope } from "../auth/scopes";
+import { z as zod } from "../contracts/zod";
 import type { DomainErrorKind } from "../domain/errors";
 import type { Services } from "../services";
 
@@ -16,6 +17,9 @@ export interface OperationContext<A extends OperationAccess = OperationAccess> {
   /** The address links in the answer are made absolute against. */
   baseUrl: string;
 }
+
+/** The output of an operation whose success is its whole answer (REST: 204, no body). */
+export const NO_CONTENT = zod.undefined();
 
 /** A refusal the operation documents: when it happens, and a sentence it says then. */
 export interface DocumentedError {

@@ -4,6 +4,7 @@ import type { Route } from "../../src/http/route";
 import { MCP_TOOLS } from "../../src/mcp/tools";
 import { OPERATIONS } from "../../src/operations";
 import type { AnyOperation } from "../../src/operations/operation";
+import { adminV1Routes } from "../../src/routes/admin";
 import { apiV1Routes } from "../../src/routes/api-v1";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -35,15 +36,22 @@ function requestFields(route: Route, operation: AnyOperation): Record<string, z.
 }
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
-const restRoutes = apiV1Routes().filter((route) => route.operationId !== "getOpenApiDocument" && !route.path.endsWith("openapi.json"));
+const servedRoutes = (routes: Route[]) => routes.filter((route) => route.operationId !== "getOpenApiDocument" && !route.path.endsWith("openapi.json"));
+const apiRoutes = servedRoutes(apiV1Routes());
+const adminRoutes = servedRoutes(adminV1Routes());
+const restRoutes = [...apiRoutes, ...adminRoutes];
 
 describe("the operations list", () => {
   it("names each operation once", () => {
     expect(byName.size).toBe(OPERATIONS.length);
   });
 
-  it("is where every /api/v1 route comes from: the same input fields, with the very same schemas", () => {
-    for (const route of restRoutes) {
+  it.each([
+    ["/api/v1", apiRoutes],
+    ["/admin/v1", adminRoutes],
+  ])("is where every %s route comes from: the same input fields, with the very same schemas", (_prefix, routes) => {
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
       const operation = byName.get(route.operationId);
       expect({ route: route.operationId, declared: operation !== undefined }).toEqual({ route: route.operationId, declared: true });
       const input = operation!.input as AnyObject;
@@ -52,6 +60,19 @@ describe("the operations list", () => {
       for (const [name, schema] of Object.entries(fields)) expect({ route: route.operationId, name, same: schema === input.shape[name] }).toEqual({ route: route.operationId, name, same: true });
       expect(route.summary).toBe(operation!.summary);
     }
+  });
+
+  it("gives each route the access of its operation: the admin token for exactly the admin operations", () => {
+    for (const route of restRoutes) {
+      const access = byName.get(route.operationId)!.access;
+      expect({ route: route.operationId, auth: route.auth }).toEqual({ route: route.operationId, auth: access.kind === "workspace" ? { kind: "apiKey", scope: access.scope } : access });
+    }
+    for (const route of adminRoutes) expect({ route: route.operationId, auth: route.auth.kind }).toEqual({ route: route.operationId, auth: "admin" });
+  });
+
+  it("holds no operation that no adapter offers", () => {
+    const offered = new Set([...restRoutes.map((route) => route.operationId), ...MCP_TOOLS.map((tool) => tool.operation.name)]);
+    expect(OPERATIONS.map((operation) => operation.name).filter((name) => !offered.has(name))).toEqual([]);
   });
 
   it("is where every MCP tool comes from: its arguments take the operation's types and limits", () => {

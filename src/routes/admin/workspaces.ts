@@ -1,42 +1,18 @@
-import { ErrorSchema } from "../../contracts/common";
-import {
-  CreateWorkspaceRequestSchema,
-  UpdateWorkspaceRequestSchema,
-  WorkspaceIdParamsSchema,
-  WorkspaceSchema,
-} from "../../contracts/admin";
-import { defineRoute } from "../../http/route";
-import { toWorkspace } from "./to-wire";
+import { restRoute } from "../../http/rest-route";
+import { adminCreateWorkspace, adminUpdateWorkspace } from "../../operations/admin-workspaces";
 
-export const createWorkspaceRoute = defineRoute({
+export const createWorkspaceRoute = restRoute(adminCreateWorkspace, {
   method: "post",
   path: "/admin/v1/workspaces",
-  operationId: "adminCreateWorkspace",
-  summary: "Create a workspace",
   tags: ["Workspaces"],
-  auth: { kind: "admin" },
-  request: { body: CreateWorkspaceRequestSchema },
-  responses: { 201: { description: "The workspace.", schema: WorkspaceSchema } },
-  handle: async ({ body }, { services }) => ({
-    status: 201,
-    body: toWorkspace(await services.workspaces.create(body)),
-  }),
+  body: "workspace",
+  success: { status: 201, description: "The workspace." },
 });
 
-export const updateWorkspaceRoute = defineRoute({
+export const updateWorkspaceRoute = restRoute(adminUpdateWorkspace, {
   method: "patch",
   path: "/admin/v1/workspaces/{id}",
-  operationId: "adminUpdateWorkspace",
-  summary: "Rename a workspace or change its context",
   tags: ["Workspaces"],
-  auth: { kind: "admin" },
-  request: { params: WorkspaceIdParamsSchema, body: UpdateWorkspaceRequestSchema },
-  responses: {
-    200: { description: "The workspace.", schema: WorkspaceSchema },
-    404: { description: "No such workspace.", schema: ErrorSchema },
-  },
-  handle: async ({ params, body }, { services }) => ({
-    status: 200,
-    body: toWorkspace(await services.workspaces.update(params.id, body)),
-  }),
+  body: "changes",
+  success: { status: 200, description: "The workspace." },
 });

@@ -1,5 +1,6 @@
-import type { ApiKeyRecord } from "../../repositories/api-key.repository";
-import type { WorkspaceRecord } from "../../repositories/workspace.repository";
+import type { ApiKeyRecord } from "../services/api-key.service";
+import type { ReviewerRecord } from "../services/reviewer.service";
+import type { WorkspaceRecord } from "../services/workspace.service";
 
 export const toWorkspace = (workspace: WorkspaceRecord) => ({
   id: workspace.id,
@@ -15,4 +16,11 @@ export const toApiKey = (key: ApiKeyRecord) => ({
   createdAt: key.createdAt.getTime(),
   lastUsedAt: key.lastUsedAt?.getTime() ?? null,
   revokedAt: key.revokedAt?.getTime() ?? null,
+});
+
+export const toReviewer = (reviewer: ReviewerRecord) => ({
+  id: reviewer.id,
+  email: reviewer.email,
+  name: reviewer.name,
+  createdAt: reviewer.createdAt.getTime(),
 });

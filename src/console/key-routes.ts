@@ -1,11 +1,13 @@
 import type { Request, Response, Router } from "express";
-import { CreateApiKeyRequestSchema } from "../contracts/admin";
 import { notFound } from "../http/api-error";
+import { adminCreateApiKey, adminRevokeApiKey } from "../operations/admin-keys";
 import type { Services } from "../services";
+import { inputOf, parseInput, runOperation } from "./operations";
 import { keysPage, type KeysView } from "./pages/keys";
 import { chromeOf, localsOf, redirect, sendPage, workspaceOf } from "./respond";
 
 export function mountKeyRoutes(router: Router, services: Services, now: () => Date): void {
+  // The page lists keys with the service method the admin API's key list calls.
   async function show(res: Response, status: number, workspace: { id: string; name: string }, extra: Partial<KeysView> = {}) {
     const keys = await services.apiKeys.list(workspace.id);
     const chrome = { ...chromeOf(res, { workspaceId: workspace.id, active: "keys" as const }), csrfToken: localsOf(res).csrfToken ?? "" };
@@ -27,21 +29,21 @@ export function mountKeyRoutes(router: Router, services: Services, now: () => Da
   router.post("/keys", async (req: Request, res: Response) => {
     const body = req.body as Record<string, unknown>;
     const workspace = requiredWorkspace(res, body.workspace);
+    // A form sends no field for no box ticked, and the field once per box ticked.
     const scopes = body.scopes === undefined ? [] : [body.scopes].flat();
-    const parsed = CreateApiKeyRequestSchema.safeParse({ name: typeof body.name === "string" ? body.name.trim() : body.name, scopes });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return show(res, 400, workspace, { error: `${issue?.path.join(".") || "form"}: ${issue?.message ?? "invalid"}` });
-    }
-    const created = await services.apiKeys.create(workspace.id, parsed.data);
+    const name = typeof body.name === "string" ? body.name.trim() : body.name;
+    const parsed = parseInput(adminCreateApiKey, { id: workspace.id, apiKey: { name, scopes } });
+    if (!parsed.ok) return show(res, 400, workspace, { error: parsed.problem });
+    const { body: created } = await runOperation(adminCreateApiKey, parsed.input, services, req);
     // The secret is in this one response only: never redirect it through a URL.
     await show(res, 201, workspace, { created: { name: created.name, key: created.key } });
   });
 
   router.post("/keys/:id/revoke", async (req: Request, res: Response) => {
     const workspace = requiredWorkspace(res, (req.body as Record<string, unknown>).workspace);
+    const { id } = inputOf(adminRevokeApiKey, { id: String(req.params.id) });
     // Named with the workspace: a key of another workspace is not found there (404).
-    await services.apiKeys.revoke(String(req.params.id), workspace.id);
+    await services.apiKeys.revoke(id, workspace.id);
     redirect(res, `/console/keys?workspace=${encodeURIComponent(workspace.id)}&done=revoked`);
   });
 }

@@ -1,42 +1,44 @@
 import type { Request, Response, Router } from "express";
-import type { ArtifactStatus } from "../generated/prisma/client";
+import type { z } from "zod";
 import { badRequest } from "../http/api-error";
 import type { Logger } from "../lib/logger";
+import { adminDisputeArtifact, adminListArtifacts, adminValidateArtifact } from "../operations/admin-review";
 import type { Services } from "../services";
+import { inputOf, parseInput } from "./operations";
 import { artifactPage } from "./pages/artifact";
 import { queuePage, queueQuery, type StatusFilter } from "./pages/queue";
 import { messagePage } from "./pages/message";
 import { chromeOf, localsOf, redirect, sendPage, workspaceOf } from "./respond";
 
-const QUEUE_LIMIT = 200;
 const SIMILAR_LIMIT = 5;
-const STATUSES = ["draft", "validated", "disputed", "all"] as const;
 const NOTICES: Record<string, string> = { validated: "Validated.", disputed: "Disputed: the agent will read your reason." };
 
-interface QueueFilter {
-  status: StatusFilter;
+/** The queue a page shows: the review queue's own input, and the console's filter by pushing key. */
+interface Queue {
+  input: z.output<typeof adminListArtifacts.input>;
   keyId?: string;
 }
 
-function filterOf(source: { status?: unknown; key?: unknown }): QueueFilter {
+/**
+ * The queue of these filters, read with the review queue's input schema. The console opens on the
+ * drafts, and its "all" tab is the queue with no status, as the admin API says it.
+ */
+function queueOf(workspaceId: string, source: { status?: unknown; key?: unknown }): Queue {
   const status = source.status ?? "draft";
-  if (typeof status !== "string" || !(STATUSES as readonly string[]).includes(status)) {
-    throw badRequest(`status must be one of ${STATUSES.join(", ")}`);
-  }
+  const input = inputOf(adminListArtifacts, { id: workspaceId, status: status === "all" ? undefined : status });
   const keyId = typeof source.key === "string" && source.key !== "" ? source.key : undefined;
-  return { status: status as StatusFilter, keyId };
+  return { input, keyId };
 }
 
+const statusOf = (queue: Queue): StatusFilter => queue.input.status ?? "all";
+const queryOf = (queue: Queue) => queueQuery({ workspaceId: queue.input.id, status: statusOf(queue), keyId: queue.keyId });
+
 /** The queue filters posted back by a review form, as the query string of the page it came from. */
-const filterFromForm = (value: unknown) => filterOf(Object.fromEntries(new URLSearchParams(typeof value === "string" ? value : "")));
+const formFilters = (value: unknown) => Object.fromEntries(new URLSearchParams(typeof value === "string" ? value : ""));
 
 export function mountReviewRoutes(router: Router, services: Services, logger: Logger, now: () => Date): void {
-  const entriesOf = (workspaceId: string, filter: QueueFilter) =>
-    services.review.queueEntries(workspaceId, {
-      status: filter.status === "all" ? undefined : (filter.status as ArtifactStatus),
-      pushedByKeyId: filter.keyId,
-      take: QUEUE_LIMIT,
-    });
+  // The same service read as the admin API's review queue, with the console's key filter beside it.
+  const entriesOf = ({ input, keyId }: Queue) => services.review.queue(input.id, { status: input.status, limit: input.limit, pushedByKeyId: keyId });
 
   /** The artifact, if it belongs to one of the reviewer's workspaces; the same 404 otherwise. */
   const findArtifact = (res: Response, artifactId: string) =>
@@ -47,23 +49,33 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
     if (!workspace) {
       return sendPage(res, 200, messagePage(chromeOf(res), "No workspace yet", "You are not a reviewer of any workspace. Ask an administrator to add you."));
     }
-    const filter = filterOf(req.query);
+    const queue = queueOf(workspace.id, req.query);
     const keys = await services.apiKeys.list(workspace.id);
-    if (filter.keyId && !keys.some((key) => key.id === filter.keyId)) throw badRequest("key: no such API key in this workspace");
-    const [counts, entries] = await Promise.all([services.review.countByStatus(workspace.id, filter.keyId), entriesOf(workspace.id, filter)]);
+    if (queue.keyId && !keys.some((key) => key.id === queue.keyId)) throw badRequest("key: no such API key in this workspace");
+    const [counts, entries] = await Promise.all([services.review.countByStatus(workspace.id, queue.keyId), entriesOf(queue)]);
     const notice = NOTICES[String(req.query.done)];
     sendPage(
       res,
       200,
-      queuePage(chromeOf(res, { workspaceId: workspace.id, active: "queue" }), { workspace, ...filter, keys, counts, entries, limit: QUEUE_LIMIT, now: now(), notice }),
+      queuePage(chromeOf(res, { workspaceId: workspace.id, active: "queue" }), {
+        workspace,
+        status: statusOf(queue),
+        keyId: queue.keyId,
+        keys,
+        counts,
+        entries,
+        limit: queue.input.limit,
+        now: now(),
+        notice,
+      }),
     );
   });
 
   async function showArtifact(req: Request, res: Response, artifactId: string, status = 200, error?: string) {
     const artifact = await findArtifact(res, artifactId);
-    const filter = filterOf(req.method === "GET" ? req.query : { status: "draft" });
-    const query = queueQuery({ workspaceId: artifact.workspaceId, ...filter });
-    const entries = await entriesOf(artifact.workspaceId, filter);
+    const queue = queueOf(artifact.workspaceId, req.method === "GET" ? req.query : { status: "draft" });
+    const query = queryOf(queue);
+    const entries = await entriesOf(queue);
     const index = entries.findIndex((entry) => entry.id === artifact.id);
     const href = (id: string | undefined) => (id ? `/console/artifacts/${id}?${query}` : undefined);
     const similar =
@@ -99,28 +111,31 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
 
   /** After a review: the next draft of the queue the reviewer works through, or the queue itself. */
   async function afterReview(req: Request, res: Response, artifactId: string, workspaceId: string, done: "validated" | "disputed") {
-    const filter = filterFromForm((req.body as Record<string, unknown>).queue);
-    const query = queueQuery({ workspaceId, ...filter });
-    const entries = await entriesOf(workspaceId, filter);
+    const queue = queueOf(workspaceId, formFilters((req.body as Record<string, unknown>).queue));
+    const query = queryOf(queue);
+    const entries = await entriesOf(queue);
     const next = entries.find((entry) => entry.id !== artifactId && entry.status === "draft");
     redirect(res, next ? `/console/artifacts/${next.id}?${query}&done=${done}` : `/console?${query}&done=${done}`);
   }
 
+  // Reviews take the admin API's input and call its service method, in the workspace the artifact
+  // was found in among the reviewer's.
   router.post("/artifacts/:id/validate", async (req: Request, res: Response) => {
     const artifact = await findArtifact(res, String(req.params.id));
-    await services.review.validate(artifact.id, localsOf(res).reviewer!.email, artifact.workspaceId);
+    const { review } = inputOf(adminValidateArtifact, { id: artifact.id, review: { by: localsOf(res).reviewer!.email } });
+    await services.review.validate(artifact.id, review.by, artifact.workspaceId);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "validated");
   });
 
   router.post("/artifacts/:id/dispute", async (req: Request, res: Response) => {
     const artifact = await findArtifact(res, String(req.params.id));
-    const reason = (req.body as Record<string, unknown>).reason;
-    if (typeof reason !== "string" || reason.trim() === "") {
-      return showArtifact(req, res, artifact.id, 400, "Write a reason for disputing: the agent that pushed the draft reads it.");
+    const { reason } = req.body as Record<string, unknown>;
+    const parsed = parseInput(adminDisputeArtifact, { id: artifact.id, dispute: { by: localsOf(res).reviewer!.email, reason } });
+    if (!parsed.ok) {
+      return showArtifact(req, res, artifact.id, 400, `Write a reason for disputing: the agent that pushed the draft reads it (${parsed.problem}).`);
     }
-    if (reason.length > 2000) throw badRequest("reason: must be at most 2000 characters");
-    await services.review.dispute(artifact.id, localsOf(res).reviewer!.email, reason.trim(), artifact.workspaceId);
+    const { dispute } = parsed.input;
+    await services.review.dispute(artifact.id, dispute.by, dispute.reason, artifact.workspaceId);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "disputed");
   });
 }
-

@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "../contracts/reviewers";
 import { DomainError } from "../domain/errors";
 import { ApiError } from "../http/api-error";
 import { SignInThrottled, type ReviewerService } from "../services/reviewer.service";
@@ -27,8 +28,9 @@ export function mountSignInRoutes(router: Router, reviewers: ReviewerService): v
     if (!sameToken(body._csrf, cookiesOf(req)[SIGN_IN_COOKIE])) {
       throw new ApiError("forbidden", "The sign-in form expired or did not come from this console; reload it and try again");
     }
-    const email = typeof body.email === "string" ? body.email.slice(0, 254) : "";
-    const password = typeof body.password === "string" ? body.password.slice(0, 200) : "";
+    // Cut to the longest an account can have: nothing longer can match, and hashing it would be work for nothing.
+    const email = typeof body.email === "string" ? body.email.slice(0, MAX_EMAIL_LENGTH) : "";
+    const password = typeof body.password === "string" ? body.password.slice(0, MAX_PASSWORD_LENGTH) : "";
     const next = safeNext(body.next);
     const again = (status: number, error: string) =>
       sendPage(res, status, signInPage({ csrfToken: signInToken(req, res), email, error, next }));

@@ -1,5 +1,5 @@
 import { SCOPES } from "../auth/scopes";
-import { NonEmptyString, Timestamp } from "./common";
+import { integerQueryParam, NonEmptyString, Timestamp } from "./common";
 import { ArtifactStatusSchema } from "./feedback";
 import { z } from "./zod";
 
@@ -53,7 +53,13 @@ export const ApiKeyListSchema = z
   })
   .openapi("AdminApiKeyList");
 
-export const ReviewQueueQuerySchema = z.object({ status: ArtifactStatusSchema.optional() });
+/** The most a review queue answers at once: the review console's page and the admin API's list alike. */
+export const REVIEW_QUEUE_MAX = 200;
+
+export const ReviewQueueQuerySchema = z.object({
+  status: ArtifactStatusSchema.optional(),
+  limit: integerQueryParam({ min: 1, max: REVIEW_QUEUE_MAX, default: REVIEW_QUEUE_MAX, description: `How many artifacts, newest first: 1 to ${REVIEW_QUEUE_MAX}.` }),
+});
 
 export const ReviewQueueItemSchema = z
   .object({
@@ -77,8 +83,19 @@ export const ValidateArtifactRequestSchema = z
   .object({ by: NonEmptyString.openapi({ description: "Who validated it." }) })
   .openapi("AdminValidateArtifactRequest");
 
+export const MAX_DISPUTE_REASON_LENGTH = 2000;
+
 export const DisputeArtifactRequestSchema = z
-  .object({ by: NonEmptyString, reason: NonEmptyString.openapi({ description: "Why it is disputed; shown as disputeReason in feedback." }) })
+  .object({
+    by: NonEmptyString,
+    // Trimmed, so that a reason of blanks is as empty as no reason: the agent that pushed the draft reads it.
+    reason: z
+      .string()
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(MAX_DISPUTE_REASON_LENGTH, { error: `must be at most ${MAX_DISPUTE_REASON_LENGTH} characters` })
+      .openapi({ description: `Why it is disputed, at most ${MAX_DISPUTE_REASON_LENGTH} characters (surrounding blanks are dropped); shown as disputeReason in feedback.` }),
+  })
   .openapi("AdminDisputeArtifactRequest");
 
 export const ReviewResultSchema = z

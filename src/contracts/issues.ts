@@ -68,8 +68,11 @@ export function describeIssue(issue: Issue): string {
  */
 export function describeFirstIssue(error: z.ZodError, prefix?: string): string {
   const issue = error.issues[0];
-  if (!issue) return "invalid input";
-  const where = formatPath(prefix, issue.path);
+  return issue ? describeIssueAt(issue, formatPath(prefix, issue.path)) : "invalid input";
+}
+
+/** One issue as `where: what`, for a caller that names the place itself (a form names only its own fields). */
+export function describeIssueAt(issue: Issue, where: string): string {
   const isCustomMessage = issue.code === "custom" || !/^(Invalid|Too (small|big)|Expected)/.test(issue.message);
   const what = isCustomMessage ? issue.message : describeIssue(issue);
   return where ? `${where}: ${what}` : what;

@@ -2,7 +2,8 @@ import { NonEmptyString, Timestamp } from "./common";
 import { z } from "./zod";
 
 export const MIN_PASSWORD_LENGTH = 10;
-const MAX_PASSWORD_LENGTH = 200;
+export const MAX_PASSWORD_LENGTH = 200;
+export const MAX_EMAIL_LENGTH = 254;
 
 export const ReviewerParamsSchema = z.object({
   id: NonEmptyString.openapi({ description: "Workspace id." }),
@@ -11,7 +12,7 @@ export const ReviewerParamsSchema = z.object({
 
 export const CreateReviewerRequestSchema = z
   .object({
-    email: z.email().max(254).openapi({ description: "Sign-in name; case-insensitive. An email already known keeps its account." }),
+    email: z.email().max(MAX_EMAIL_LENGTH).openapi({ description: "Sign-in name; case-insensitive. An email already known keeps its account." }),
     name: NonEmptyString.max(200),
     password: z
       .string()

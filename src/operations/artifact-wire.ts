@@ -1,4 +1,5 @@
 import type { ArtifactRecord, ArtifactSummaryRecord } from "../services/artifact.service";
+import type { QueueEntry } from "../services/review.service";
 import { showContent } from "../services/artifact-content";
 
 // Optional fields with no value are omitted; required arrays are [] when nothing was given.
@@ -45,7 +46,7 @@ export const toFeedbackItem = (record: ArtifactSummaryRecord) => ({
   createdAt: record.createdAt.getTime(),
 });
 
-export const toReviewQueueItem = (record: ArtifactSummaryRecord) => ({
+export const toReviewQueueItem = (record: QueueEntry) => ({
   id: record.id,
   status: record.status,
   trigger: record.trigger,

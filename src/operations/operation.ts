@@ -7,7 +7,11 @@ import type { Services } from "../services";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
-/** Who may run an operation: a workspace key with a scope (the workspace is the key's), the admin token, or anyone. */
+/**
+ * Who may run an operation: a workspace key with a scope (the workspace is the key's), the admin
+ * token, or anyone. The review console runs some admin operations for a signed-in reviewer, only
+ * ever in a workspace it has checked is one of theirs.
+ */
 export type OperationAccess = { kind: "workspace"; scope: Scope } | { kind: "admin" } | { kind: "public" };
 
 /** What an operation may know about the call, whichever adapter received it. */

@@ -64,9 +64,11 @@ const QUEUE_FIELDS = {
   status: true,
   trigger: true,
   summary: true,
+  why: true,
   confidence: true,
   createdBy: true,
   createdAt: true,
+  validatedAt: true,
   validatedBy: true,
   disputeReason: true,
 } as const satisfies Prisma.ArtifactSelect;
@@ -185,14 +187,6 @@ export function createArtifactRepository(db: DbTx) {
         },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         take: options.take,
-        select: ARTIFACT_SUMMARY_FIELDS,
-      });
-    },
-
-    listForReview(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactSummaryRecord[]> {
-      return db.artifact.findMany({
-        where: { workspaceId, ...(status ? { status } : {}) },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         select: ARTIFACT_SUMMARY_FIELDS,
       });
     },

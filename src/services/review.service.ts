@@ -1,11 +1,11 @@
 import type { ArtifactStatus } from "../generated/prisma/client";
 import { notFound, conflict } from "../domain/errors";
 import type { Clock } from "../lib/clock";
-import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord, QueueEntry } from "../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactRepository, QueueEntry } from "../repositories/artifact.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 
 export interface ReviewServiceDeps {
-  artifacts: Pick<ArtifactRepository, "listForReview" | "listQueue" | "workspaceOf" | "findStatus" | "countByStatus" | "findInWorkspaces">;
+  artifacts: Pick<ArtifactRepository, "listQueue" | "workspaceOf" | "findStatus" | "countByStatus" | "findInWorkspaces">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   /** Runs the review write in one transaction with a repository bound to it. */
   inTransaction<T>(fn: (artifacts: Pick<ArtifactRepository, "review">) => Promise<T>): Promise<T>;
@@ -36,13 +36,16 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
   }
 
   return {
-    async queue(workspaceId: string, status?: ArtifactStatus): Promise<ArtifactSummaryRecord[]> {
-      if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
-      return artifacts.listForReview(workspaceId, status);
+    /**
+     * The review queue, newest first and without bodies: at most `limit` entries, optionally of one
+     * status and one pushing key. The admin API's list and the console's queue both read it.
+     */
+    async queue(workspaceId: string, options: { status?: ArtifactStatus; pushedByKeyId?: string; limit: number }): Promise<QueueEntry[]> {
+      const entries = await artifacts.listQueue(workspaceId, { status: options.status, pushedByKeyId: options.pushedByKeyId, take: options.limit });
+      // Only an empty page can hide an unknown workspace: an entry proves it exists.
+      if (entries.length === 0 && !(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
+      return entries;
     },
-    /** The console's queue: bodies left out, at most `take` entries. */
-    queueEntries: (workspaceId: string, options: { status?: ArtifactStatus; pushedByKeyId?: string; take: number }): Promise<QueueEntry[]> =>
-      artifacts.listQueue(workspaceId, options),
     countByStatus: (workspaceId: string, pushedByKeyId?: string) => artifacts.countByStatus(workspaceId, pushedByKeyId),
     /** An artifact in any status from one of these workspaces; the same 404 for unknown and foreign ids. */
     async findIn(workspaceIds: string[], artifactId: string): Promise<ArtifactRecord & { workspaceId: string }> {

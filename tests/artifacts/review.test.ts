@@ -1,6 +1,6 @@
 import request from "supertest";
 import { pushArtifact, validateArtifact, disputeArtifact } from "../support/artifacts";
-import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
@@ -144,5 +144,65 @@ describe("GET /admin/v1/workspaces/{id}/artifacts", () => {
   it("answers 404 for an unknown workspace", async () => {
     const res = await request(t.app).get("/admin/v1/workspaces/ws_missing/artifacts").set(admin());
     expect(res.status).toBe(404);
+  });
+});
+
+describe("the dispute reason", () => {
+  const paths = [["/admin/v1/artifacts/{id}/dispute", (id: string) => `/admin/v1/artifacts/${id}/dispute`]] as const;
+
+  it.each(paths)("%s answers 400 for a reason longer than 2,000 characters and leaves the draft a draft", async (_path, pathOf) => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(pathOf(id)).set(admin()).send({ by: "bo", reason: "x".repeat(2001) });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "reason: must be at most 2000 characters", code: "bad_request" });
+    expect((await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: ws.workspaceId, id } } })).status).toBe("draft");
+  });
+
+  it.each(paths)("%s accepts a reason of exactly 2,000 characters", async (_path, pathOf) => {
+    const id = await pushArtifact(t, ws.auth);
+    await request(t.app).post(pathOf(id)).set(admin()).send({ by: "bo", reason: "x".repeat(2000) }).expect(200);
+  });
+
+  it.each(paths)("%s answers 400 for a reason of blanks only", async (_path, pathOf) => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(pathOf(id)).set(admin()).send({ by: "bo", reason: " \n\t " });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("reason: must not be empty");
+  });
+});
+
+describe("the review queue's limit", () => {
+  const queueOf = (workspaceId: string, query = "") => request(t.app).get(`/admin/v1/workspaces/${workspaceId}/artifacts${query}`).set(admin());
+
+  it("answers the newest `limit` artifacts, keeping the status filter", async () => {
+    const own = await createWorkspaceWithKey(t.services);
+    const first = await pushArtifact(t, own.auth, { summary: "first" });
+    const second = await pushArtifact(t, own.auth, { summary: "second" });
+    const validated = await pushArtifact(t, own.auth, { summary: "validated" });
+    await validateArtifact(t, validated);
+    const res = await queueOf(own.workspaceId, "?status=draft&limit=1");
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((item: { id: string }) => item.id)).toEqual([second]);
+    expect((await queueOf(own.workspaceId, "?limit=2")).body.items.map((item: { id: string }) => item.id)).toEqual([validated, second]);
+    expect((await queueOf(own.workspaceId, "?status=draft")).body.items.map((item: { id: string }) => item.id)).toEqual([second, first]);
+  });
+
+  it("answers at most 200 artifacts when no limit is given", async () => {
+    const own = await createWorkspaceWithKey(t.services);
+    const artifacts = Array.from({ length: 201 }, (_, i) => ({ summary: `Imported ${i}`, why: "Filling the queue", confidence: 0.5, confidenceExplanation: "synthetic", status: "draft" as const }));
+    await importContent(t.services, own.workspaceId, { artifacts });
+    const res = await queueOf(own.workspaceId);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toHaveLength(200);
+  });
+
+  it.each(["0", "201", "ten"])("answers 400 for limit=%s", async (limit) => {
+    const res = await queueOf(ws.workspaceId, `?limit=${limit}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("query parameter limit: must be an integer from 1 to 200");
+  });
+
+  it("answers 404 for an unknown workspace whatever the filters", async () => {
+    expect((await queueOf("ws_missing", "?status=disputed&limit=5")).status).toBe(404);
   });
 });

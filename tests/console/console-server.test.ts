@@ -200,6 +200,34 @@ describe("console forms and pages", () => {
     await agent.get("/console?status=everything").expect(400);
   });
 
+  it("answers 400 with the artifact page for a reason over 2,000 characters, the admin API's sentence, and leaves the draft a draft", async () => {
+    const id = await pushArtifact(t, home.auth);
+    const res = await agent.post(`/console/artifacts/${id}/dispute`).type("form").send({ _csrf: csrf, reason: "x".repeat(2001) }).expect(400);
+    expect(res.text).toContain("Write a reason");
+    expect(res.text).toContain("reason: must be at most 2000 characters");
+    expect(res.text).toContain('id="dispute-form"');
+    expect((await t.database.prisma.artifact.findUnique({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } }))?.status).toBe("draft");
+  });
+
+  it("records the dispute reason without its surrounding blanks, as the admin API does", async () => {
+    const id = await pushArtifact(t, home.auth);
+    await agent.post(`/console/artifacts/${id}/dispute`).type("form").send({ _csrf: csrf, reason: "  Counts trials  " }).expect(303);
+    const row = await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: home.workspaceId, id } } });
+    expect(row).toMatchObject({ status: "disputed", disputeReason: "Counts trials", disputedBy: reviewer.email });
+  });
+
+  it("shows every status on the All tab and one status on its own tab", async () => {
+    const drafted = await pushArtifact(t, home.auth, { summary: "Tabs: still a draft" });
+    const validated = await pushArtifact(t, home.auth, { summary: "Tabs: now validated" });
+    await agent.post(`/console/artifacts/${validated}/validate`).type("form").send({ _csrf: csrf }).expect(303);
+    const all = await agent.get(`/console?workspace=${home.workspaceId}&status=all`).expect(200);
+    expect(all.text).toContain(`/console/artifacts/${drafted}`);
+    expect(all.text).toContain(`/console/artifacts/${validated}`);
+    const onlyValidated = await agent.get(`/console?workspace=${home.workspaceId}&status=validated`).expect(200);
+    expect(onlyValidated.text).toContain(`/console/artifacts/${validated}`);
+    expect(onlyValidated.text).not.toContain(`/console/artifacts/${drafted}`);
+  });
+
   it("creates a key with chosen scopes, shows its secret once, and revokes it", async () => {
     const created = await agent
       .post("/console/keys")
@@ -218,6 +246,13 @@ describe("console forms and pages", () => {
   it("answers 400 for a key with an unknown scope", async () => {
     const res = await agent.post("/console/keys").type("form").send({ _csrf: csrf, workspace: home.workspaceId, name: "x", scopes: "admin:all" });
     expect(res.status).toBe(400);
+  });
+
+  it("refuses a key form in the admin API's own words, naming the form's field", async () => {
+    const form = await agent.post("/console/keys").type("form").send({ _csrf: csrf, workspace: home.workspaceId, name: "x", scopes: "admin:all" }).expect(400);
+    const api = await request(t.app).post(`/admin/v1/workspaces/${home.workspaceId}/keys`).set(adminAuth(t.adminToken)).send({ name: "x", scopes: ["admin:all"] }).expect(400);
+    expect(api.body.error).toMatch(/^scopes\[0\]: must be one of: /);
+    expect(form.text).toContain(api.body.error);
   });
 
   it("filters the queue by pushing key and counts per status", async () => {

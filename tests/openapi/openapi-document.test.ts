@@ -167,4 +167,15 @@ describe("GET /admin/v1/openapi.json", () => {
     expect((await validateOpenApi(res.body)).valid).toBe(true);
     expect(Object.keys(res.body.paths)).toContain("/admin/v1/workspaces");
   });
+
+  it("documents the review queue's limit and the 400 for a dispute reason over 2,000 characters", async () => {
+    const admin = (await request(t.app).get("/admin/v1/openapi.json").set("Authorization", `Bearer ${t.adminToken}`).expect(200)).body as OpenApiDocument;
+    const queue = admin.paths["/admin/v1/workspaces/{id}/artifacts"]!.get!;
+    expect(queue.parameters).toContainEqual(expect.objectContaining({ name: "limit", in: "query", schema: expect.objectContaining({ minimum: 1, maximum: 200, default: 200 }) }));
+    const dispute = admin.components.schemas.AdminDisputeArtifactRequest as { properties: { reason: Record<string, unknown> } };
+    expect(dispute.properties.reason).toMatchObject({ type: "string", minLength: 1, maxLength: 2000 });
+    for (const path of ["/admin/v1/artifacts/{id}/dispute"]) {
+      expect(JSON.stringify(admin.paths[path]!.post!.responses["400"])).toContain("reason: must be at most 2000 characters");
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_DISPUTE_REASON_LENGTH } from "../../contracts/admin";
 import type { ArtifactRecord, ArtifactSummaryRecord } from "../../repositories/artifact.repository";
 import { html, type SafeHtml } from "../html";
 import { dataSourceBadges, renderBody } from "../render-body";
@@ -69,7 +70,7 @@ function reviewActions(view: ArtifactView, csrfToken: string): SafeHtml {
   <form method="post" action="/console/artifacts/${artifact.id}/dispute" id="dispute-form" class="stack">
     <input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="queue" value="${view.queueQuery}">
     <label for="dispute-reason">Reason for disputing <span class="muted small">(shown to the agent)</span></label>
-    <textarea id="dispute-reason" name="reason" rows="3" required maxlength="2000" placeholder="e.g. wrong date range: Q3 ends in September"></textarea>
+    <textarea id="dispute-reason" name="reason" rows="3" required maxlength="${MAX_DISPUTE_REASON_LENGTH}" placeholder="e.g. wrong date range: Q3 ends in September"></textarea>
     <button type="submit" class="danger dispute">Dispute <kbd>d</kbd></button>
   </form>`;
 }

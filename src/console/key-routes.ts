@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { notFound } from "../http/api-error";
-import { adminCreateApiKey, adminRevokeApiKey } from "../operations/admin-keys";
+import { adminCreateApiKey, adminRevokeWorkspaceApiKey } from "../operations/admin-keys";
 import type { Services } from "../services";
 import { inputOf, parseInput, runOperation } from "./operations";
 import { keysPage, type KeysView } from "./pages/keys";
@@ -41,9 +41,9 @@ export function mountKeyRoutes(router: Router, services: Services, now: () => Da
 
   router.post("/keys/:id/revoke", async (req: Request, res: Response) => {
     const workspace = requiredWorkspace(res, (req.body as Record<string, unknown>).workspace);
-    const { id } = inputOf(adminRevokeApiKey, { id: String(req.params.id) });
-    // Named with the workspace: a key of another workspace is not found there (404).
-    await services.apiKeys.revoke(id, workspace.id);
+    // Scoped to the workspace: a key of another workspace is not found there (404).
+    const input = inputOf(adminRevokeWorkspaceApiKey, { workspaceId: workspace.id, keyId: String(req.params.id) });
+    await runOperation(adminRevokeWorkspaceApiKey, input, services, req);
     redirect(res, `/console/keys?workspace=${encodeURIComponent(workspace.id)}&done=revoked`);
   });
 }

@@ -2,9 +2,9 @@ import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import { badRequest } from "../http/api-error";
 import type { Logger } from "../lib/logger";
-import { adminDisputeArtifact, adminListArtifacts, adminValidateArtifact } from "../operations/admin-review";
+import { adminDisputeWorkspaceArtifact, adminListArtifacts, adminValidateWorkspaceArtifact } from "../operations/admin-review";
 import type { Services } from "../services";
-import { inputOf, parseInput } from "./operations";
+import { inputOf, parseInput, runOperation } from "./operations";
 import { artifactPage } from "./pages/artifact";
 import { queuePage, queueQuery, type StatusFilter } from "./pages/queue";
 import { messagePage } from "./pages/message";
@@ -118,24 +118,24 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
     redirect(res, next ? `/console/artifacts/${next.id}?${query}&done=${done}` : `/console?${query}&done=${done}`);
   }
 
-  // Reviews take the admin API's input and call its service method, in the workspace the artifact
-  // was found in among the reviewer's.
+  // Reviews run the admin API's operations, in the workspace the artifact was found in among the reviewer's.
   router.post("/artifacts/:id/validate", async (req: Request, res: Response) => {
     const artifact = await findArtifact(res, String(req.params.id));
-    const { review } = inputOf(adminValidateArtifact, { id: artifact.id, review: { by: localsOf(res).reviewer!.email } });
-    await services.review.validate(artifact.id, review.by, artifact.workspaceId);
+    const by = localsOf(res).reviewer!.email;
+    const input = inputOf(adminValidateWorkspaceArtifact, { workspaceId: artifact.workspaceId, artifactId: artifact.id, review: { by } });
+    await runOperation(adminValidateWorkspaceArtifact, input, services, req);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "validated");
   });
 
   router.post("/artifacts/:id/dispute", async (req: Request, res: Response) => {
     const artifact = await findArtifact(res, String(req.params.id));
+    const by = localsOf(res).reviewer!.email;
     const { reason } = req.body as Record<string, unknown>;
-    const parsed = parseInput(adminDisputeArtifact, { id: artifact.id, dispute: { by: localsOf(res).reviewer!.email, reason } });
+    const parsed = parseInput(adminDisputeWorkspaceArtifact, { workspaceId: artifact.workspaceId, artifactId: artifact.id, dispute: { by, reason } });
     if (!parsed.ok) {
       return showArtifact(req, res, artifact.id, 400, `Write a reason for disputing: the agent that pushed the draft reads it (${parsed.problem}).`);
     }
-    const { dispute } = parsed.input;
-    await services.review.dispute(artifact.id, dispute.by, dispute.reason, artifact.workspaceId);
+    await runOperation(adminDisputeWorkspaceArtifact, parsed.input, services, req);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "disputed");
   });
 }

@@ -6,6 +6,14 @@ import { z } from "./zod";
 export const WorkspaceIdParamsSchema = z.object({ id: NonEmptyString.openapi({ description: "Workspace id." }) });
 export const KeyIdParamsSchema = z.object({ id: NonEmptyString.openapi({ description: "API key id." }) });
 export const AdminArtifactIdParamsSchema = z.object({ id: NonEmptyString.openapi({ description: "Artifact id." }) });
+export const WorkspaceKeyParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  keyId: NonEmptyString.openapi({ description: "API key id." }),
+});
+export const WorkspaceArtifactParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  artifactId: NonEmptyString.openapi({ description: "Artifact id." }),
+});
 
 export const CreateWorkspaceRequestSchema = z
   .object({

@@ -170,6 +170,7 @@ export function buildOpenApiDocument(routes: readonly Route[], info: DocumentInf
       summary: route.summary,
       description: `${route.description ?? route.summary}${scopeNote}`,
       tags: route.tags,
+      ...(route.deprecated ? { deprecated: true } : {}),
       security: route.auth.kind === "public" ? [] : [{ [bearer.name]: [] }],
       request: {
         ...(request.params ? { params: request.params } : {}),

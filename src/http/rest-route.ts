@@ -33,6 +33,8 @@ export interface RestBinding<O extends AnyOperation> {
   /** Response headers the result sets (a replayed push says so). */
   responseHeaders?(result: ResultOf<O>): Record<string, string> | undefined;
   conditional?: boolean;
+  /** A route kept for existing callers of an older path: marked deprecated, its description names the route to use. */
+  deprecatedFor?: Route;
 }
 
 const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
@@ -89,12 +91,16 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
     ...errorResponses(operation),
   };
   if (binding.accepted) responses[202] = { description: binding.accepted.description, schema: operation.output };
+  const successor = binding.deprecatedFor;
   return defineRoute({
     method: binding.method,
     path: binding.path,
     operationId: operation.name,
     summary: operation.summary,
-    description: operation.description,
+    description: successor
+      ? `Deprecated: use \`${successor.method.toUpperCase()} ${successor.path}\`. ${operation.description ?? operation.summary}`
+      : operation.description,
+    ...(successor ? { deprecated: true as const } : {}),
     tags: binding.tags,
     auth: authOf(operation.access),
     request: Object.keys(request).length > 0 ? request : undefined,

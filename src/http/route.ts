@@ -66,6 +66,8 @@ export interface Route<
   description?: string;
   tags: string[];
   auth: A;
+  /** Still served for existing callers, and marked deprecated in the OpenAPI document; the description names its successor. */
+  deprecated?: true;
   /** `false` exempts the route from the rate limits; admin routes are never limited. */
   rateLimited?: false;
   request?: RouteRequest<P, Q, B, H>;

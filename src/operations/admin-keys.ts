@@ -1,4 +1,11 @@
-import { ApiKeyListSchema, CreateApiKeyRequestSchema, CreatedApiKeySchema, KeyIdParamsSchema, WorkspaceIdParamsSchema } from "../contracts/admin";
+import {
+  ApiKeyListSchema,
+  CreateApiKeyRequestSchema,
+  CreatedApiKeySchema,
+  KeyIdParamsSchema,
+  WorkspaceIdParamsSchema,
+  WorkspaceKeyParamsSchema,
+} from "../contracts/admin";
 import { toApiKey } from "./admin-wire";
 import { NO_SUCH_WORKSPACE } from "./admin-workspaces";
 import { defineOperation, NO_CONTENT } from "./operation";
@@ -27,14 +34,30 @@ export const adminListApiKeys = defineOperation({
   errors: { not_found: NO_SUCH_WORKSPACE },
 });
 
+export const adminRevokeWorkspaceApiKey = defineOperation({
+  name: "adminRevokeWorkspaceApiKey",
+  summary: "Revoke an API key",
+  description:
+    "The key answers 401 from the next request on. Revoking twice is harmless. A key of another workspace is not found here, exactly as an unknown key.",
+  access: { kind: "admin" },
+  input: WorkspaceKeyParamsSchema,
+  output: NO_CONTENT,
+  run: ({ workspaceId, keyId }, { services }) => services.apiKeys.revoke(workspaceId, keyId),
+  toWire: () => undefined,
+  errors: {
+    not_found: { description: "No such key in this workspace, or no such workspace.", example: "API key key_3Jd8Qw2NcT5vR9bLx1Mz7h not found" },
+  },
+});
+
+/** The older path, which names the key alone: it finds the key's workspace, then revokes there. */
 export const adminRevokeApiKey = defineOperation({
   name: "adminRevokeApiKey",
   summary: "Revoke an API key",
-  description: "The key answers 401 from the next request on. Revoking twice is harmless.",
+  description: "Names no workspace: the key's is looked up first. The key answers 401 from the next request on. Revoking twice is harmless.",
   access: { kind: "admin" },
   input: KeyIdParamsSchema,
   output: NO_CONTENT,
-  run: ({ id }, { services }) => services.apiKeys.revoke(id),
+  run: async ({ id }, ctx) => adminRevokeWorkspaceApiKey.run({ workspaceId: await ctx.services.apiKeys.workspaceOf(id), keyId: id }, ctx),
   toWire: () => undefined,
   errors: { not_found: { description: "No such key." } },
 });

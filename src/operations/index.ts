@@ -1,6 +1,12 @@
 import { adminImportWorkspace } from "./admin-import";
-import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey } from "./admin-keys";
-import { adminDisputeArtifact, adminListArtifacts, adminValidateArtifact } from "./admin-review";
+import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey, adminRevokeWorkspaceApiKey } from "./admin-keys";
+import {
+  adminDisputeArtifact,
+  adminDisputeWorkspaceArtifact,
+  adminListArtifacts,
+  adminValidateArtifact,
+  adminValidateWorkspaceArtifact,
+} from "./admin-review";
 import { adminCreateReviewer, adminListReviewers, adminRemoveReviewer } from "./admin-reviewers";
 import { adminGetIndexState, adminReindexWorkspace } from "./admin-search";
 import { adminCreateWorkspace, adminUpdateWorkspace } from "./admin-workspaces";
@@ -29,19 +35,23 @@ export const OPERATIONS: readonly AnyOperation[] = [
   // Only MCP answers in the connector shape.
   searchArtifactsForConnector,
   fetchArtifactForConnector,
-  // The admin API.
+  // The admin API; the review console runs the review and key operations for its reviewers.
   adminCreateWorkspace,
   adminUpdateWorkspace,
   adminCreateApiKey,
   adminListApiKeys,
-  adminRevokeApiKey,
+  adminRevokeWorkspaceApiKey,
   adminListArtifacts,
-  adminValidateArtifact,
-  adminDisputeArtifact,
+  adminValidateWorkspaceArtifact,
+  adminDisputeWorkspaceArtifact,
   adminImportWorkspace,
   adminReindexWorkspace,
   adminCreateReviewer,
   adminListReviewers,
   adminRemoveReviewer,
   adminGetIndexState,
+  // Deprecated paths of the admin API that name no workspace: each finds it, then runs the scoped operation above.
+  adminRevokeApiKey,
+  adminValidateArtifact,
+  adminDisputeArtifact,
 ];

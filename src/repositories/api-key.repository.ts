@@ -44,7 +44,7 @@ export function createApiKeyRepository(db: DbTx) {
       return db.apiKey.findFirst({ where: { hash }, select: { ...KEY_FIELDS, hash: true } });
     },
 
-    /** The workspace of a key known by id alone (the admin API's revoke), so that what follows can name it. */
+    /** The workspace of a key known by id alone (the admin API's deprecated revoke path), so that what follows can name it. */
     async workspaceOf(keyId: string): Promise<string | null> {
       const key = await db.apiKey.findFirst({ where: { id: keyId }, select: { workspaceId: true } });
       return key?.workspaceId ?? null;

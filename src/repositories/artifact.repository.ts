@@ -229,8 +229,8 @@ export function createArtifactRepository(db: DbTx) {
     },
 
     /**
-     * The workspace of an artifact known by id alone (the admin API's review), so that what follows
-     * can name it; through the index on the id, since the primary key begins with the workspace.
+     * The workspace of an artifact known by id alone (the admin API's deprecated review paths), so
+     * that what follows can name it; through the index on the id, since the primary key begins with the workspace.
      */
     async workspaceOf(artifactId: string): Promise<string | null> {
       const artifact = await db.artifact.findFirst({ where: { id: artifactId }, select: { workspaceId: true } });

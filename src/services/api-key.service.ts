@@ -54,14 +54,23 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
     },
 
     /**
-     * Revokes a key of the workspace. The admin API names the key alone: its workspace is looked
-     * up first, so that the write names it (docs/deployment.md §6).
+     * Revokes a key of the workspace; the write names it (docs/deployment.md §6), so a key of
+     * another workspace is not found there, exactly as an unknown one.
      */
-    async revoke(keyId: string, workspaceId?: string): Promise<void> {
-      const owner = workspaceId ?? (await apiKeys.workspaceOf(keyId));
-      const revoked = owner === null ? null : await apiKeys.revoke(owner, keyId, clock.now());
+    async revoke(workspaceId: string, keyId: string): Promise<void> {
+      const revoked = await apiKeys.revoke(workspaceId, keyId, clock.now());
+      if (!revoked) {
+        if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
+        throw notFound(`API key ${keyId} not found`);
+      }
       cache.forgetKey(keyId);
-      if (!revoked) throw notFound(`API key ${keyId} not found`);
+    },
+
+    /** The workspace of a key named by id alone, for the admin API's deprecated path that names no workspace. */
+    async workspaceOf(keyId: string): Promise<string> {
+      const owner = await apiKeys.workspaceOf(keyId);
+      if (owner === null) throw notFound(`API key ${keyId} not found`);
+      return owner;
     },
 
     /**

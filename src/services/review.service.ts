@@ -14,22 +14,24 @@ export interface ReviewServiceDeps {
 
 /** The product side of the loop: humans validate or dispute drafts. */
 export function createReviewService({ artifacts, workspaces, inTransaction, clock }: ReviewServiceDeps) {
+  /** What is missing when an artifact is not found in a workspace: the artifact, or the workspace itself. */
+  async function notFoundIn(workspaceId: string, artifactId: string) {
+    return (await workspaces.findById(workspaceId)) ? notFound(`Artifact ${artifactId} not found`) : notFound(`Workspace ${workspaceId} not found`);
+  }
+
   /**
-   * The admin API names an artifact by id alone: its workspace is looked up first, so that the
-   * review's statements name it (docs/deployment.md §6). The console passes the workspace it found
-   * the artifact in.
+   * Every review names the workspace it acts in, and its statements name it (docs/deployment.md §6):
+   * an artifact of another workspace is not found there, exactly as an unknown one.
    */
   async function decide(
+    workspaceId: string,
     artifactId: string,
-    workspaceId: string | undefined,
     outcome: { status: "validated"; by: string } | { status: "disputed"; by: string; reason: string },
   ): Promise<{ artifactId: string; status: "validated" | "disputed" }> {
-    const owner = workspaceId ?? (await artifacts.workspaceOf(artifactId));
-    if (owner === null) throw notFound(`Artifact ${artifactId} not found`);
-    const moved = await inTransaction((tx) => tx.review(owner, artifactId, { ...outcome, at: clock.now() }));
+    const moved = await inTransaction((tx) => tx.review(workspaceId, artifactId, { ...outcome, at: clock.now() }));
     if (!moved) {
-      const current = await artifacts.findStatus(owner, artifactId);
-      if (!current) throw notFound(`Artifact ${artifactId} not found`);
+      const current = await artifacts.findStatus(workspaceId, artifactId);
+      if (!current) throw await notFoundIn(workspaceId, artifactId);
       throw conflict(`Artifact ${artifactId} is ${current}; only a draft can be validated or disputed`);
     }
     return { artifactId, status: outcome.status };
@@ -53,9 +55,15 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
       if (!record) throw notFound(`Artifact ${artifactId} not found`);
       return record;
     },
-    validate: (artifactId: string, by: string, workspaceId?: string) => decide(artifactId, workspaceId, { status: "validated", by }),
-    dispute: (artifactId: string, by: string, reason: string, workspaceId?: string) =>
-      decide(artifactId, workspaceId, { status: "disputed", by, reason }),
+    /** The workspace of an artifact named by id alone, for the admin API's deprecated paths that name no workspace. */
+    async workspaceOf(artifactId: string): Promise<string> {
+      const owner = await artifacts.workspaceOf(artifactId);
+      if (owner === null) throw notFound(`Artifact ${artifactId} not found`);
+      return owner;
+    },
+    validate: (workspaceId: string, artifactId: string, by: string) => decide(workspaceId, artifactId, { status: "validated", by }),
+    dispute: (workspaceId: string, artifactId: string, by: string, reason: string) =>
+      decide(workspaceId, artifactId, { status: "disputed", by, reason }),
   };
 }
 

@@ -135,3 +135,61 @@ describe("DELETE /admin/v1/keys/{id}", () => {
     expect(res.body.error).toBe("API key key_nope not found");
   });
 });
+
+describe("DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}", () => {
+  const createdKey = async (ws: string) => (await request(t.app).post(`/admin/v1/workspaces/${ws}/keys`).set(admin()).send({ name: "r" })).body as { id: string; key: string };
+  const works = async (secret: string) => (await request(t.app).get("/api/v1/skills").set("Authorization", `Bearer ${secret}`)).status;
+
+  it("answers 204 with no body and the key answers 401 from then on", async () => {
+    const ws = await newWorkspace();
+    const created = await createdKey(ws);
+    const res = await request(t.app).delete(`/admin/v1/workspaces/${ws}/keys/${created.id}`).set(admin());
+    expect(res.status).toBe(204);
+    expect(res.text).toBe("");
+    expect(await works(created.key)).toBe(401);
+  });
+
+  it("is harmless to repeat", async () => {
+    const ws = await newWorkspace();
+    const created = await createdKey(ws);
+    await request(t.app).delete(`/admin/v1/workspaces/${ws}/keys/${created.id}`).set(admin()).expect(204);
+    await request(t.app).delete(`/admin/v1/workspaces/${ws}/keys/${created.id}`).set(admin()).expect(204);
+  });
+
+  it("answers 404 for a key of another workspace, in the words of an unknown key, and leaves the key working", async () => {
+    const home = await newWorkspace("Home");
+    const other = await newWorkspace("Other");
+    const foreign = await createdKey(other);
+    const res = await request(t.app).delete(`/admin/v1/workspaces/${home}/keys/${foreign.id}`).set(admin());
+    const unknown = await request(t.app).delete(`/admin/v1/workspaces/${home}/keys/key_nope`).set(admin());
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: `API key ${foreign.id} not found`, code: "not_found" });
+    expect(unknown.body).toEqual({ error: "API key key_nope not found", code: "not_found" });
+    expect(await works(foreign.key)).toBe(200);
+    const listed = await request(t.app).get(`/admin/v1/workspaces/${other}/keys`).set(admin());
+    expect(listed.body.items[0].revokedAt).toBeNull();
+  });
+
+  it("answers 404 naming the workspace when it does not exist", async () => {
+    const res = await request(t.app).delete("/admin/v1/workspaces/ws_nope/keys/key_nope").set(admin());
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("Workspace ws_nope not found");
+  });
+
+  it("answers 401 without the admin token", async () => {
+    const ws = await newWorkspace();
+    const created = await createdKey(ws);
+    await request(t.app).delete(`/admin/v1/workspaces/${ws}/keys/${created.id}`).expect(401);
+    expect(await works(created.key)).toBe(200);
+  });
+});
+
+describe("DELETE /admin/v1/keys/{id}, deprecated", () => {
+  it("still revokes the key in its own workspace, as the scoped path does", async () => {
+    const ws = await newWorkspace();
+    const created = await request(t.app).post(`/admin/v1/workspaces/${ws}/keys`).set(admin()).send({ name: "old-path" });
+    await request(t.app).delete(`/admin/v1/keys/${created.body.id}`).set(admin()).expect(204);
+    const listed = await request(t.app).get(`/admin/v1/workspaces/${ws}/keys`).set(admin());
+    expect(listed.body.items[0]).toMatchObject({ id: created.body.id, revokedAt: expect.any(Number) });
+  });
+});

@@ -147,8 +147,72 @@ describe("GET /admin/v1/workspaces/{id}/artifacts", () => {
   });
 });
 
-describe("the dispute reason", () => {
-  const paths = [["/admin/v1/artifacts/{id}/dispute", (id: string) => `/admin/v1/artifacts/${id}/dispute`]] as const;
+describe("POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/validate", () => {
+  const validatePath = (workspaceId: string, id: string) => `/admin/v1/workspaces/${workspaceId}/artifacts/${id}/validate`;
+  const statusOf = async (workspaceId: string, id: string) =>
+    (await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } } })).status;
+
+  it("moves a draft of the workspace to validated and answers 200 {artifactId, status}", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(validatePath(ws.workspaceId, id)).set(admin()).send({ by: "ana@acme.test" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ artifactId: id, status: "validated" });
+    expect(await statusOf(ws.workspaceId, id)).toBe("validated");
+  });
+
+  it("answers 404 for an artifact of another workspace, in the words of an unknown one, and leaves it a draft", async () => {
+    const other = await createWorkspaceWithKey(t.services);
+    const foreign = await pushArtifact(t, other.auth);
+    const res = await request(t.app).post(validatePath(ws.workspaceId, foreign)).set(admin()).send({ by: "bo" });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: `Artifact ${foreign} not found`, code: "not_found" });
+    expect(await statusOf(other.workspaceId, foreign)).toBe("draft");
+  });
+
+  it("answers 404 naming the workspace when it does not exist", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(validatePath("ws_missing", id)).set(admin()).send({ by: "bo" });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("Workspace ws_missing not found");
+    expect(await statusOf(ws.workspaceId, id)).toBe("draft");
+  });
+
+  it("answers 409 for an artifact that is no longer a draft", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    await validateArtifact(t, id);
+    const res = await request(t.app).post(validatePath(ws.workspaceId, id)).set(admin()).send({ by: "bo" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(`Artifact ${id} is validated; only a draft can be validated or disputed`);
+  });
+});
+
+describe("POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute", () => {
+  const disputePath = (workspaceId: string, id: string) => `/admin/v1/workspaces/${workspaceId}/artifacts/${id}/dispute`;
+  const rowOf = (workspaceId: string, id: string) => t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } } });
+
+  it("moves a draft of the workspace to disputed, keeping the reason without its surrounding blanks", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const res = await request(t.app).post(disputePath(ws.workspaceId, id)).set(admin()).send({ by: "bo", reason: "  Counts test accounts\n" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ artifactId: id, status: "disputed" });
+    expect(await rowOf(ws.workspaceId, id)).toMatchObject({ status: "disputed", disputeReason: "Counts test accounts", disputedBy: "bo" });
+  });
+
+  it("answers 404 for an artifact of another workspace, in the words of an unknown one, and leaves it a draft", async () => {
+    const other = await createWorkspaceWithKey(t.services);
+    const foreign = await pushArtifact(t, other.auth);
+    const res = await request(t.app).post(disputePath(ws.workspaceId, foreign)).set(admin()).send({ by: "bo", reason: "not ours" });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: `Artifact ${foreign} not found`, code: "not_found" });
+    expect(await rowOf(other.workspaceId, foreign)).toMatchObject({ status: "draft", disputeReason: null });
+  });
+});
+
+describe("the dispute reason, on both dispute paths", () => {
+  const paths = [
+    ["/admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute", (id: string) => `/admin/v1/workspaces/${ws.workspaceId}/artifacts/${id}/dispute`],
+    ["/admin/v1/artifacts/{id}/dispute", (id: string) => `/admin/v1/artifacts/${id}/dispute`],
+  ] as const;
 
   it.each(paths)("%s answers 400 for a reason longer than 2,000 characters and leaves the draft a draft", async (_path, pathOf) => {
     const id = await pushArtifact(t, ws.auth);

@@ -44,7 +44,7 @@ describe.each(PROTECTED_ENDPOINTS.map((e) => [label(e), e] as const))("%s", (_na
 
   it("answers 401 for a revoked key", async () => {
     const key = await createKey(t.services, full.workspaceId);
-    await t.services.apiKeys.revoke(key.keyId);
+    await t.services.apiKeys.revoke(full.workspaceId, key.keyId);
     const res = await call(endpoint).set(key.auth);
     expect(res.status).toBe(401);
     expect(res.body.error).toBe("This API key has been revoked");

@@ -19,7 +19,7 @@ describe("workspace isolation", () => {
   it("revoking a key of one workspace leaves the other workspace's keys working", async () => {
     const a = await createWorkspaceWithKey(t.services);
     const b = await createWorkspaceWithKey(t.services);
-    await t.services.apiKeys.revoke(a.keyId);
+    await t.services.apiKeys.revoke(a.workspaceId, a.keyId);
     expect((await request(t.app).get("/api/v1/skills").set(a.auth)).status).toBe(401);
     expect((await request(t.app).get("/api/v1/skills").set(b.auth)).status).toBe(200);
   });

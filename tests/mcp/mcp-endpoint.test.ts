@@ -67,7 +67,7 @@ describe("authentication", () => {
   it("answers 401 for a revoked key, from the moment it is revoked", async () => {
     const doomed = await createWorkspaceWithKey(t.services);
     const client = await connectMcpClient(http.baseUrl, doomed.key);
-    await t.services.apiKeys.revoke(doomed.keyId);
+    await t.services.apiKeys.revoke(doomed.workspaceId, doomed.keyId);
     await expect(client.listTools()).rejects.toThrow(/This API key has been revoked/);
     await client.close();
     const res = await post(initialize("2025-11-25"), doomed.auth);

@@ -168,13 +168,29 @@ describe("GET /admin/v1/openapi.json", () => {
     expect(Object.keys(res.body.paths)).toContain("/admin/v1/workspaces");
   });
 
+  it.each([
+    ["delete", "/admin/v1/keys/{id}", "DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}"],
+    ["post", "/admin/v1/artifacts/{id}/validate", "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/validate"],
+    ["post", "/admin/v1/artifacts/{id}/dispute", "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute"],
+  ] as const)("marks %s %s deprecated and points to %s, which it documents", async (method, path, successor) => {
+    const admin = (await request(t.app).get("/admin/v1/openapi.json").set("Authorization", `Bearer ${t.adminToken}`).expect(200)).body as OpenApiDocument;
+    const operation = admin.paths[path]![method] as Operation & { deprecated?: boolean };
+    expect(operation.deprecated).toBe(true);
+    expect(operation.description).toMatch(new RegExp(`^Deprecated: use \`${successor.replace(/[{}]/g, "\\$&")}\``));
+    const [successorMethod, successorPath] = successor.split(" ") as [string, string];
+    const scoped = admin.paths[successorPath]![successorMethod.toLowerCase()] as Operation & { deprecated?: boolean };
+    expect(scoped.deprecated).toBeUndefined();
+    expect(scoped.parameters?.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(["workspaceId"]));
+    expect(Object.keys(scoped.responses)).toEqual(expect.arrayContaining(["401", "404"]));
+  });
+
   it("documents the review queue's limit and the 400 for a dispute reason over 2,000 characters", async () => {
     const admin = (await request(t.app).get("/admin/v1/openapi.json").set("Authorization", `Bearer ${t.adminToken}`).expect(200)).body as OpenApiDocument;
     const queue = admin.paths["/admin/v1/workspaces/{id}/artifacts"]!.get!;
     expect(queue.parameters).toContainEqual(expect.objectContaining({ name: "limit", in: "query", schema: expect.objectContaining({ minimum: 1, maximum: 200, default: 200 }) }));
     const dispute = admin.components.schemas.AdminDisputeArtifactRequest as { properties: { reason: Record<string, unknown> } };
     expect(dispute.properties.reason).toMatchObject({ type: "string", minLength: 1, maxLength: 2000 });
-    for (const path of ["/admin/v1/artifacts/{id}/dispute"]) {
+    for (const path of ["/admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute", "/admin/v1/artifacts/{id}/dispute"]) {
       expect(JSON.stringify(admin.paths[path]!.post!.responses["400"])).toContain("reason: must be at most 2000 characters");
     }
   });

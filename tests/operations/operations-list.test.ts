@@ -75,6 +75,24 @@ describe("the operations list", () => {
     expect(OPERATIONS.map((operation) => operation.name).filter((name) => !offered.has(name))).toEqual([]);
   });
 
+  it("names the workspace in every admin path that acts on a key or an artifact, except deprecated ones that point to their successor", () => {
+    const actsOnOne = (route: Route) => /\/(keys|artifacts)\/\{/.test(route.path);
+    const scoped = adminRoutes.filter((route) => actsOnOne(route) && route.path.startsWith("/admin/v1/workspaces/{workspaceId}/"));
+    expect(scoped.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort()).toEqual([
+      "DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}",
+      "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute",
+      "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/validate",
+    ]);
+    const unscoped = adminRoutes.filter((route) => actsOnOne(route) && !route.path.startsWith("/admin/v1/workspaces/"));
+    expect(unscoped).toHaveLength(3);
+    for (const route of unscoped) {
+      const successor = /^Deprecated: use `(\w+) (\S+)`\./.exec(route.description ?? "");
+      expect({ route: route.operationId, deprecated: route.deprecated, successor: Boolean(successor) }).toEqual({ route: route.operationId, deprecated: true, successor: true });
+      expect(scoped.map((other) => `${other.method.toUpperCase()} ${other.path}`)).toContain(`${successor![1]} ${successor![2]}`);
+    }
+    expect(adminRoutes.filter((route) => route.deprecated).length).toBe(unscoped.length);
+  });
+
   it("is where every MCP tool comes from: its arguments take the operation's types and limits", () => {
     for (const tool of MCP_TOOLS) {
       expect(OPERATIONS).toContain(tool.operation);

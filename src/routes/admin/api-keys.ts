@@ -1,5 +1,5 @@
 import { restRoute } from "../../http/rest-route";
-import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey } from "../../operations/admin-keys";
+import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey, adminRevokeWorkspaceApiKey } from "../../operations/admin-keys";
 
 export const createApiKeyRoute = restRoute(adminCreateApiKey, {
   method: "post",
@@ -16,9 +16,17 @@ export const listApiKeysRoute = restRoute(adminListApiKeys, {
   success: { status: 200, description: "The keys, newest first." },
 });
 
+export const revokeWorkspaceApiKeyRoute = restRoute(adminRevokeWorkspaceApiKey, {
+  method: "delete",
+  path: "/admin/v1/workspaces/{workspaceId}/keys/{keyId}",
+  tags: ["API keys"],
+  success: { status: 204, description: "Revoked." },
+});
+
 export const revokeApiKeyRoute = restRoute(adminRevokeApiKey, {
   method: "delete",
   path: "/admin/v1/keys/{id}",
   tags: ["API keys"],
   success: { status: 204, description: "Revoked." },
+  deprecatedFor: revokeWorkspaceApiKeyRoute,
 });

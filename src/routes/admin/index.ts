@@ -1,12 +1,18 @@
 import type { Route } from "../../http/route";
 import { API_LICENSE, apiContact } from "../api-v1";
 import { openApiDocumentRoute } from "../openapi/get-openapi-document";
-import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute } from "./api-keys";
+import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute, revokeWorkspaceApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
 import { indexStateRoute } from "./index-state";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
 import { createReviewerRoute, listReviewersRoute, removeReviewerRoute } from "./reviewers";
-import { disputeArtifactRoute, listReviewQueueRoute, validateArtifactRoute } from "./review";
+import {
+  disputeArtifactRoute,
+  disputeWorkspaceArtifactRoute,
+  listReviewQueueRoute,
+  validateArtifactRoute,
+  validateWorkspaceArtifactRoute,
+} from "./review";
 import { createWorkspaceRoute, updateWorkspaceRoute } from "./workspaces";
 
 /** Every route under /admin/v1: the product side (workspaces, keys, review, import). */
@@ -16,8 +22,11 @@ export function adminV1Routes(): Route[] {
     updateWorkspaceRoute,
     createApiKeyRoute,
     listApiKeysRoute,
+    revokeWorkspaceApiKeyRoute,
     revokeApiKeyRoute,
     listReviewQueueRoute,
+    validateWorkspaceArtifactRoute,
+    disputeWorkspaceArtifactRoute,
     validateArtifactRoute,
     disputeArtifactRoute,
     importWorkspaceRoute,

@@ -1,0 +1,127 @@
+import { readFileSync } from "node:fs";
+import { readSkillFolder } from "./skill-folder";
+
+export const USAGE = `Usage: npm run admin -- <command> [options]
+
+Workspaces
+  workspace:create --name NAME [--organization ORG] [--context TEXT]
+  workspace:update --workspace ID [--name NAME] [--context TEXT]
+API keys
+  key:create --workspace ID --name NAME [--scopes a,b]   prints the secret once
+  key:list --workspace ID
+  key:revoke --workspace ID --key ID
+Reviewers (sign-ins for the review console at /console)
+  reviewer:add --workspace ID --email EMAIL --name NAME --password PASSWORD
+  reviewer:list --workspace ID
+  reviewer:remove --workspace ID --reviewer ID
+Review
+  artifacts --workspace ID [--status draft|validated|disputed] [--limit N]
+  validate --workspace ID --artifact ID --by NAME
+  dispute --workspace ID --artifact ID --by NAME --reason TEXT
+Import and search
+  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md)
+  skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
+  reindex --workspace ID                       re-embeds after an embeddings model change; retries failed rows
+  index-status <workspaceId>                   pending / failed (with errors) / embedded vectors, per kind
+
+Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
+Prints the JSON answer; exits 1 on an error answer.`;
+
+export type Options = Record<string, string | undefined>;
+export type AdminRequest = { method: string; path: string; body?: unknown };
+
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (value === undefined || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export class UsageError extends Error {}
+
+export const dropUndefined = (options: Options): Options => Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+
+export const isParseArgsError = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("ERR_PARSE_ARGS");
+
+const enc = encodeURIComponent;
+
+/** Each command of `npm run admin`, as the admin API request it sends. */
+export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
+  "workspace:create": (o) => ({
+    method: "POST",
+    path: "/admin/v1/workspaces",
+    body: { name: required(o, "name"), organization: o.organization, context: o.context },
+  }),
+  "workspace:update": (o) => ({
+    method: "PATCH",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}`,
+    body: { name: o.name, context: o.context },
+  }),
+  "key:create": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/keys`,
+    body: { name: required(o, "name"), scopes: o.scopes ? o.scopes.split(",").map((s) => s.trim()).filter(Boolean) : undefined },
+  }),
+  "key:list": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/keys` }),
+  "key:revoke": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/keys/${enc(required(o, "key"))}`,
+  }),
+  "reviewer:add": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers`,
+    body: { email: required(o, "email"), name: required(o, "name"), password: required(o, "password") },
+  }),
+  "reviewer:list": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers` }),
+  "reviewer:remove": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers/${enc(required(o, "reviewer"))}`,
+  }),
+  artifacts: (o) => {
+    const query = new URLSearchParams(dropUndefined({ status: o.status, limit: o.limit }) as Record<string, string>).toString();
+    return { method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/artifacts${query ? `?${query}` : ""}` };
+  },
+  validate: (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/artifacts/${enc(required(o, "artifact"))}/validate`,
+    body: { by: required(o, "by") },
+  }),
+  dispute: (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/artifacts/${enc(required(o, "artifact"))}/dispute`,
+    body: { by: required(o, "by"), reason: required(o, "reason") },
+  }),
+  "index-status": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/index` }),
+  reindex: (o) => ({ method: "POST", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reindex` }),
+  import: (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
+    body: JSON.parse(readFileSync(required(o, "file"), "utf8")),
+  }),
+  "skill:import": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
+    body: { skills: [readSkillFolder(required(o, "dir"))] },
+  }),
+};
+
+const text = { type: "string" } as const;
+export const OPTIONS = {
+  name: text,
+  organization: text,
+  context: text,
+  workspace: text,
+  scopes: text,
+  key: text,
+  status: text,
+  limit: text,
+  artifact: text,
+  email: text,
+  password: text,
+  reviewer: text,
+  by: text,
+  reason: text,
+  file: text,
+  dir: text,
+  help: { type: "boolean" },
+} as const;

@@ -1,0 +1,63 @@
+import request from "supertest";
+import { COMMANDS, type AdminRequest, UsageError } from "../../src/cli/admin-commands";
+import { pushArtifact } from "../support/artifacts";
+import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+let ws: WorkspaceWithKey;
+beforeAll(async () => {
+  t = await createTestApp();
+  ws = await createWorkspaceWithKey(t.services);
+});
+afterAll(() => t.close());
+
+/** Sends a command's request to the admin API, as `npm run admin` does. */
+function send({ method, path, body }: AdminRequest) {
+  const call = request(t.app)[method.toLowerCase() as "get" | "post" | "delete" | "patch"](path).set(adminAuth(t.adminToken));
+  return body === undefined ? call : call.send(body as object);
+}
+
+const statusOf = async (workspaceId: string, id: string) =>
+  (await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } } })).status;
+
+describe("npm run admin: commands that act on a key or an artifact name its workspace", () => {
+  it("key:revoke sends DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}, which revokes the key", async () => {
+    const doomed = await t.services.apiKeys.create(ws.workspaceId, { name: "doomed" });
+    const built = COMMANDS["key:revoke"]!({ workspace: ws.workspaceId, key: doomed.id });
+    expect(built).toEqual({ method: "DELETE", path: `/admin/v1/workspaces/${ws.workspaceId}/keys/${doomed.id}` });
+    await send(built).expect(204);
+    await request(t.app).get("/api/v1/skills").set("Authorization", `Bearer ${doomed.key}`).expect(401);
+  });
+
+  it("validate sends POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/validate", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const built = COMMANDS.validate!({ workspace: ws.workspaceId, artifact: id, by: "ana" });
+    expect(built).toEqual({ method: "POST", path: `/admin/v1/workspaces/${ws.workspaceId}/artifacts/${id}/validate`, body: { by: "ana" } });
+    await send(built).expect(200);
+    expect(await statusOf(ws.workspaceId, id)).toBe("validated");
+  });
+
+  it("dispute sends POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const built = COMMANDS.dispute!({ workspace: ws.workspaceId, artifact: id, by: "ana", reason: "Counts trials" });
+    expect(built.path).toBe(`/admin/v1/workspaces/${ws.workspaceId}/artifacts/${id}/dispute`);
+    await send(built).expect(200);
+    expect(await statusOf(ws.workspaceId, id)).toBe("disputed");
+  });
+
+  it.each([
+    ["key:revoke", { key: "key_x" }],
+    ["validate", { artifact: "art_x", by: "ana" }],
+    ["dispute", { artifact: "art_x", by: "ana", reason: "r" }],
+  ])("%s refuses to run without --workspace", (command, options) => {
+    expect(() => COMMANDS[command]!(options)).toThrow(new UsageError("--workspace is required"));
+  });
+
+  it("artifacts passes --status and --limit on to the review queue", async () => {
+    const built = COMMANDS.artifacts!({ workspace: ws.workspaceId, status: "draft", limit: "1" });
+    expect(built).toEqual({ method: "GET", path: `/admin/v1/workspaces/${ws.workspaceId}/artifacts?status=draft&limit=1` });
+    const res = await send(built).expect(200);
+    expect(res.body.items.length).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_DISPUTE_REASON_LENGTH } from "../../contracts/admin";
-import type { ArtifactRecord, ArtifactSummaryRecord } from "../../repositories/artifact.repository";
+import type { ArtifactRecord, ArtifactSummaryRecord } from "../../services/artifact.service";
 import { html, type SafeHtml } from "../html";
 import { dataSourceBadges, renderBody } from "../render-body";
 import { age, confidenceLevel, isoTime, percent } from "./format";

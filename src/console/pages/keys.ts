@@ -1,5 +1,5 @@
 import { SCOPES } from "../../auth/scopes";
-import type { ApiKeyRecord } from "../../repositories/api-key.repository";
+import type { ApiKeyRecord } from "../../services/api-key.service";
 import { html } from "../html";
 import { age, isoTime } from "./format";
 import { layout, type PageChrome } from "./layout";

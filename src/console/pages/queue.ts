@@ -1,6 +1,6 @@
 import type { ArtifactStatus } from "../../generated/prisma/client";
-import type { ApiKeyRecord } from "../../repositories/api-key.repository";
-import type { QueueEntry } from "../../repositories/artifact.repository";
+import type { ApiKeyRecord } from "../../services/api-key.service";
+import type { QueueEntry } from "../../services/review.service";
 import { html } from "../html";
 import { age, confidenceLevel, isoTime, percent } from "./format";
 import { layout, type PageChrome } from "./layout";

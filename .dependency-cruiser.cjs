@@ -5,12 +5,6 @@
 const ADAPTERS = "^src/(http|routes|mcp|console)/";
 /** Where the whole graph is wired; they may import anything. */
 const COMPOSITION_ROOTS = ["^src/(app|server|worker)[.]ts$", "^src/services/index[.]ts$", "^src/cli/"];
-/**
- * The modules of src/search/ that schedule work over repositories (the embedding indexer, the
- * upkeep of workspaces' own vector indexes). The rest of search/ lies below repositories: the
- * statements and scoring they build searches from.
- */
-const SEARCH_OVER_REPOSITORIES = "^src/search/(embedding-indexer|vector-index-maintenance|search-maintenance)[.]ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -36,15 +30,16 @@ module.exports = {
       severity: "error",
       comment: "The domain's errors and the wire's schemas are shared by every layer, so they depend on none of them.",
       from: { path: "^src/(domain|contracts)/" },
-      to: { path: ["^src/(operations|services|repositories|search|jobs|storage|db|embeddings|bootstrap|cli)/", ADAPTERS, ...COMPOSITION_ROOTS] },
+      to: { path: ["^src/(operations|services|repositories|search|indexing|jobs|storage|db|embeddings|bootstrap|cli)/", ADAPTERS, ...COMPOSITION_ROOTS] },
     },
     {
       name: "repositories-behind-services",
       severity: "error",
       comment:
         "Adapters and operations reach the data through services. Repositories are used by services, jobs, the database file storage, " +
-        "the indexer and index upkeep of search/, other repositories and the composition roots.",
-      from: { path: "^src/", pathNot: ["^src/(services|jobs|storage|repositories)/", SEARCH_OVER_REPOSITORIES, ...COMPOSITION_ROOTS] },
+        "the background indexing (indexing/), other repositories and the composition roots; search/ lies below them, " +
+        "building the statements and scores repositories run.",
+      from: { path: "^src/", pathNot: ["^src/(services|jobs|storage|indexing|repositories)/", ...COMPOSITION_ROOTS] },
       to: { path: "^src/repositories/" },
     },
     {
@@ -52,7 +47,7 @@ module.exports = {
       severity: "error",
       comment: "Repositories hold statements, not rules: what they need from their users comes in as arguments.",
       from: { path: "^src/repositories/" },
-      to: { path: ["^src/(operations|services|jobs|storage)/", SEARCH_OVER_REPOSITORIES] },
+      to: { path: "^src/(operations|services|jobs|storage|indexing)/" },
     },
   ],
   options: {

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { postgresDatabase, type Database } from "../src/db/database";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
-import { maintainSearchNow } from "../src/search/search-maintenance";
+import { maintainSearchNow } from "../src/indexing/search-maintenance";
 import { resetPostgres } from "./pipeline-bench";
 import { ConfigError, plansOf, readConfig, type ScaleConfig } from "./scale/config";
 import { buildCorpus, type Corpus } from "./scale/corpus";

@@ -11,8 +11,8 @@ import { createLogger } from "../src/lib/logger";
 import { createArtifactSearchRepository, nearestQuery, scansOwnIndex, type NearestStrategy } from "../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository } from "../src/repositories/vector-index.repository";
 import { createServices } from "../src/services";
-import { maintainSearchNow } from "../src/search/search-maintenance";
-import { OWN_INDEX_MIN_VECTORS } from "../src/search/vector-index-maintenance";
+import { maintainSearchNow } from "../src/indexing/search-maintenance";
+import { OWN_INDEX_MIN_VECTORS } from "../src/indexing/vector-index-maintenance";
 
 // The artifact loop on the embedded database at a realistic size: two workspaces of N validated
 // artifacts each, written with bulk SQL, their vectors made by the real local model from varied

@@ -7,8 +7,8 @@ import { createHousekeeping } from "./jobs/housekeeping";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createVectorIndexRepository } from "./repositories/vector-index.repository";
-import { EmbeddingIndexer } from "./search/embedding-indexer";
-import { createVectorIndexMaintenance } from "./search/vector-index-maintenance";
+import { EmbeddingIndexer } from "./indexing/embedding-indexer";
+import { createVectorIndexMaintenance } from "./indexing/vector-index-maintenance";
 
 // The `worker` process type (`node dist/worker.js`): background work of a PostgreSQL deployment,
 // so that web processes only answer requests (INDEXER=worker). Any number may run: the indexer's

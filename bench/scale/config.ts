@@ -1,4 +1,4 @@
-import { OWN_INDEX_MIN_VECTORS } from "../../src/search/vector-index-maintenance";
+import { OWN_INDEX_MIN_VECTORS } from "../../src/indexing/vector-index-maintenance";
 import { DOMAINS } from "./vocabulary";
 import type { WorkspacePlan } from "./seed";
 

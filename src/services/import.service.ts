@@ -10,7 +10,7 @@ import type { MemoryRepository } from "../repositories/memory.repository";
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
 import type { SkillRepository, SkillUpsert } from "../repositories/skill.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
-import type { EmbeddingIndexer } from "../search/embedding-indexer";
+import type { EmbeddingIndexer } from "../indexing/embedding-indexer";
 import type { FileStorage } from "../storage/file-storage";
 import { importArtifacts } from "./artifact-import";
 import { contentTypeOf, inferSkillFileKind } from "./skill-file-kind";

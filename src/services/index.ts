@@ -28,11 +28,11 @@ import { createReviewerService } from "./reviewer.service";
 import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
-import { EmbeddingIndexer, type IndexerOptions } from "../search/embedding-indexer";
+import { EmbeddingIndexer, type IndexerOptions } from "../indexing/embedding-indexer";
 import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
 import { createVectorIndexRepository } from "../repositories/vector-index.repository";
-import { createVectorIndexMaintenance } from "../search/vector-index-maintenance";
+import { createVectorIndexMaintenance } from "../indexing/vector-index-maintenance";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
 

@@ -2,7 +2,7 @@ import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scan
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import type { QueryVector } from "../../src/search/hybrid-query";
-import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
+import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";

@@ -3,7 +3,7 @@ import path from "node:path";
 import request from "supertest";
 import { createArtifactSearchRepository, nearestQuery, scansOwnIndex } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
-import { createVectorIndexMaintenance } from "../../src/search/vector-index-maintenance";
+import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
 import { projectRoot } from "../../src/lib/project-root";
 import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";

@@ -1,6 +1,6 @@
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { createLogger } from "../../src/lib/logger";
-import { EmbeddingIndexer } from "../../src/search/embedding-indexer";
+import { EmbeddingIndexer } from "../../src/indexing/embedding-indexer";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 

@@ -2,7 +2,7 @@ import { Prisma } from "../../src/generated/prisma/client";
 import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provider";
 import { createLogger } from "../../src/lib/logger";
 import { createEmbeddingQueues } from "../../src/repositories/embedding-queue.repository";
-import { EmbeddingIndexer } from "../../src/search/embedding-indexer";
+import { EmbeddingIndexer } from "../../src/indexing/embedding-indexer";
 import { pushArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";

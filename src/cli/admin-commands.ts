@@ -23,12 +23,21 @@ Import and search
   skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
   reindex --workspace ID                       re-embeds after an embeddings model change; retries failed rows
   index-status <workspaceId>                   pending / failed (with errors) / embedded vectors, per kind
+Names
+  check:names                                  skills and data sources, in every workspace, whose names break
+                                               the grammars (docs/intelligence.md); exits 1 if there are any
 
 Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
-Prints the JSON answer; exits 1 on an error answer.`;
+Prints the JSON answer; exits 1 on an error answer, or when check:names finds names.`;
 
 export type Options = Record<string, string | undefined>;
-export type AdminRequest = { method: string; path: string; body?: unknown };
+export type AdminRequest = {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Whether a successful answer still fails the command, for checks that a script runs. */
+  failsOn?: (body: unknown) => boolean;
+};
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -42,6 +51,10 @@ export const dropUndefined = (options: Options): Options => Object.fromEntries(O
 
 export const isParseArgsError = (error: unknown) =>
   typeof (error as { code?: unknown })?.code === "string" && (error as { code: string }).code.startsWith("ERR_PARSE_ARGS");
+
+/** The command's exit code: 1 on an error answer, or when a check finds something. */
+export const exitCodeOf = (request: AdminRequest, status: number, body: unknown): number =>
+  status >= 400 || request.failsOn?.(body) ? 1 : 0;
 
 const enc = encodeURIComponent;
 
@@ -93,6 +106,11 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
   }),
   "index-status": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/index` }),
   reindex: (o) => ({ method: "POST", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reindex` }),
+  "check:names": () => ({
+    method: "GET",
+    path: "/admin/v1/name-violations",
+    failsOn: (body) => ((body as { items?: unknown[] } | null)?.items?.length ?? 0) > 0,
+  }),
   import: (o) => ({
     method: "POST",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,

@@ -2,7 +2,7 @@ import "dotenv/config";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
 import { callAdmin, connectAdmin } from "./admin-client";
-import { COMMANDS, dropUndefined, isParseArgsError, OPTIONS, type Options, USAGE, UsageError } from "./admin-commands";
+import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type Options, USAGE, UsageError } from "./admin-commands";
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const response = await callAdmin(connection, request.method, request.path, request.body);
     if (response.body !== null) console.log(JSON.stringify(response.body, null, 2));
-    return response.status >= 400 ? 1 : 0;
+    return exitCodeOf(request, response.status, response.body);
   } finally {
     await connection.close();
   }

@@ -154,3 +154,19 @@ export const IndexStateSchema = z
     }),
   })
   .openapi("AdminIndexState");
+
+export const NameViolationsSchema = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          workspaceId: z.string(),
+          workspaceName: z.string(),
+          kind: z.enum(["skill", "dataSource"]),
+          name: z.string().openapi({ description: "The stored name, exactly as it is." }),
+          problem: z.string().openapi({ description: "The rule it breaks, e.g. `must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis)`." }),
+        })
+        .openapi("AdminNameViolation"),
+    ),
+  })
+  .openapi("AdminNameViolations");

@@ -3,6 +3,7 @@ import { NonEmptyString, StorableTimestamp, isStorableTime } from "./common";
 import { ConnectorTypeSchema, DataSourceStatusSchema, TableAnnotationSchema, TableSchemaEntrySchema } from "./data-sources";
 import { ArtifactStatusSchema } from "./feedback";
 import { MemoryTypeSchema } from "./memories";
+import { DataSourceNameSchema, SkillNameSchema } from "./names";
 import { SkillFileKindSchema, SkillItemSchema } from "./skills";
 import { isUtf8Text } from "../lib/utf8-text";
 import { TEXT_LIMITS } from "./text-limits";
@@ -50,7 +51,7 @@ export const ImportSkillFileSchema = z
 
 export const ImportSkillSchema = z
   .object({
-    name: NonEmptyString,
+    name: SkillNameSchema,
     description: z.string(),
     version: StoredInt.min(1).default(1),
     source: SkillItemSchema.shape.source,
@@ -78,7 +79,7 @@ export const ImportErrorLearningSchema = z.object({
 });
 
 export const ImportDataSourceSchema = z.object({
-  name: NonEmptyString,
+  name: DataSourceNameSchema,
   connectorType: ConnectorTypeSchema,
   status: DataSourceStatusSchema,
   schema: z.array(TableSchemaEntrySchema).optional(),

@@ -1,4 +1,5 @@
 import { adminImportWorkspace } from "./admin-import";
+import { adminCheckNames } from "./admin-names";
 import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey, adminRevokeWorkspaceApiKey } from "./admin-keys";
 import {
   adminDisputeArtifact,
@@ -50,6 +51,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   adminListReviewers,
   adminRemoveReviewer,
   adminGetIndexState,
+  adminCheckNames,
   // Deprecated paths of the admin API that name no workspace: each finds it, then runs the scoped operation above.
   adminRevokeApiKey,
   adminValidateArtifact,

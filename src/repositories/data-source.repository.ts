@@ -52,6 +52,11 @@ export function createDataSourceRepository(db: DbTx) {
       return rows.map(toRecord).sort(byCodePoints((source) => source.name));
     },
 
+    async listNames(workspaceId: string): Promise<string[]> {
+      const rows = await db.dataSource.findMany({ where: { workspaceId }, select: { name: true } });
+      return rows.map((row) => row.name).sort(byCodePoints((name) => name));
+    },
+
     async findByName(workspaceId: string, name: string): Promise<DataSourceRecord | null> {
       const row = await db.dataSource.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: METADATA_FIELDS });
       return row && toRecord(row);

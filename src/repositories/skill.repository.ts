@@ -52,6 +52,12 @@ export function createSkillRepository(db: DbTx) {
       return skills.sort(byCodePoints((skill) => skill.name));
     },
 
+    /** The names of all the workspace's skills, disabled ones included. */
+    async listNames(workspaceId: string): Promise<string[]> {
+      const skills = await db.skill.findMany({ where: { workspaceId }, select: { name: true } });
+      return skills.map((skill) => skill.name).sort(byCodePoints((name) => name));
+    },
+
     async findEnabledId(workspaceId: string, name: string): Promise<string | null> {
       const skill = await db.skill.findFirst({ where: { workspaceId, name, enabled: true }, select: { id: true } });
       return skill?.id ?? null;

@@ -42,6 +42,11 @@ export function createWorkspaceRepository(db: DbTx) {
       await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${workspaceId}))::text`;
     },
 
+    /** Every workspace's id and name, oldest first: the admin checks that span workspaces start here. */
+    listAll(): Promise<Array<{ id: string; name: string }>> {
+      return db.workspace.findMany({ select: { id: true, name: true }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    },
+
     count(): Promise<number> {
       return db.workspace.count();
     },

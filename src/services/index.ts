@@ -23,6 +23,7 @@ import { createDataSourceService } from "./data-source.service";
 import { createDownloadService } from "./download.service";
 import { createImportService, type ImportUnitOfWork } from "./import.service";
 import { createMemoryService } from "./memory.service";
+import { createNameCheckService } from "./name-check.service";
 import { createReviewService } from "./review.service";
 import { createReviewerService } from "./reviewer.service";
 import { createReviewerRepository } from "../repositories/reviewer.repository";
@@ -81,6 +82,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     ...(database.kind === "embedded" ? { storeRows: 4 } : {}),
     ...indexerOptions,
   });
+  const dataSourceRepository = createDataSourceRepository(db);
+  const skillRepository = createSkillRepository(db);
   const vocabulary = createWorkspaceVocabulary(createVocabularyRepository(db));
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
@@ -115,19 +118,20 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     briefing: createBriefingService({ workspaces, directives, memories, logger }),
     memories: createMemoryService({ memories, embeddings, logger, vocabulary }),
     dataSources: createDataSourceService({
-      dataSources: createDataSourceRepository(db),
+      dataSources: dataSourceRepository,
       queryIntelligence: createQueryIntelligenceRepository(db, vectorIndexes),
       embeddings,
       logger,
       vocabulary,
     }),
     skills: createSkillService({
-      skills: createSkillRepository(db),
+      skills: skillRepository,
       storage,
       downloadUrlTtlSeconds: files.downloadUrlTtlSeconds,
       logger,
     }),
     downloads: createDownloadService({ signer, storage, clock, logger }),
+    names: createNameCheckService({ workspaces, skills: skillRepository, dataSources: dataSourceRepository }),
     imports: createImportService({ workspaces, inTransaction, storage, indexer, clock, logger }),
   };
 }

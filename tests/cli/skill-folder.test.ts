@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import request from "supertest";
+import { COMMANDS } from "../../src/cli/admin-commands";
 import { readSkillFolder } from "../../src/cli/skill-folder";
 import { adminAuth, createWorkspaceWithKey } from "../support/factories";
 import { TINY_PNG } from "../support/skill-fixtures";
@@ -94,5 +95,26 @@ describe("readSkillFolder (npm run admin -- skill:import)", () => {
         { path: "scripts/bridge.py", kind: "script", size: 16 },
       ],
     });
+  });
+
+  it.each(["../x", "/abs/path", "a/../../b", "<script>alert(1)</script>", "CON", "", "a".repeat(65), "Churn"])(
+    "skill:import answers 400 for the front-matter name %j and stores no skill",
+    async (name) => {
+      write("SKILL.md", `---\nname: ${JSON.stringify(name)}\ndescription: Hostile.\n---\n`);
+      const ws = await createWorkspaceWithKey(t.services);
+      const built = COMMANDS["skill:import"]!({ workspace: ws.workspaceId, dir });
+      const res = await request(t.app).post(built.path).set(adminAuth(t.adminToken)).send(built.body as object);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("skills[0].name: must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis)");
+      expect(await t.database.prisma.skill.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+    },
+  );
+
+  it("skill:import takes a front-matter name that follows the grammar", async () => {
+    write("SKILL.md", SKILL_MD);
+    const ws = await createWorkspaceWithKey(t.services);
+    const built = COMMANDS["skill:import"]!({ workspace: ws.workspaceId, dir });
+    await request(t.app).post(built.path).set(adminAuth(t.adminToken)).send(built.body as object).expect(200);
+    expect(await t.database.prisma.skill.findMany({ where: { workspaceId: ws.workspaceId }, select: { name: true } })).toEqual([{ name: "revenue-bridge" }]);
   });
 });

@@ -4,6 +4,7 @@ import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute, revokeWorkspaceApiKeyRoute } from "./api-keys";
 import { importWorkspaceRoute } from "./import-workspace";
 import { indexStateRoute } from "./index-state";
+import { nameViolationsRoute } from "./name-violations";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
 import { createReviewerRoute, listReviewersRoute, removeReviewerRoute } from "./reviewers";
 import {
@@ -35,6 +36,7 @@ export function adminV1Routes(): Route[] {
     listReviewersRoute,
     removeReviewerRoute,
     indexStateRoute,
+    nameViolationsRoute,
   ];
   routes.push(
     openApiDocumentRoute("/admin/v1/openapi.json", () => routes, {
@@ -49,6 +51,7 @@ export function adminV1Routes(): Route[] {
         { name: "Review", description: "The review queue: validate or dispute drafts." },
         { name: "Import", description: "Fill a workspace from an import document." },
         { name: "Reviewers", description: "Reviewer accounts of the review console, per workspace." },
+        { name: "Names", description: "Stored skill and data source names that break the grammars of the import." },
         { name: "Search", description: "A workspace's search index: its state per kind of row, and rebuilding it." },
         { name: "Meta", description: "This description of the admin API." },
       ],

@@ -43,9 +43,10 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
 
   const router = express.Router();
   const rateLimiters = createRateLimiters(rateLimits, { kind: services.database.kind, counters: createRateLimitCounterRepository(services.database.prisma) });
-  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters });
+  const authFailures = rateLimiters.authFailures;
+  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures });
   if (adminToken) {
-    mountRoutes(router, adminV1Routes(), { services, adminToken });
+    mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures });
   } else {
     router.use("/admin/v1", () => {
       throw new ApiError("not_found", "The admin API is disabled on this server: set ADMIN_TOKEN to enable it");
@@ -54,7 +55,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   app.use(router);
   app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
-  app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey }));
+  app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey, authFailures }));
   app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

@@ -92,6 +92,7 @@ const EnvSchema = z
     RATE_LIMIT_PER_KEY: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(600)),
     RATE_LIMIT_PER_ADDRESS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(120)),
     RATE_LIMIT_SIGN_IN: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10)),
+    RATE_LIMIT_AUTH_FAILURES: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(30)),
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -157,7 +158,7 @@ export interface Config {
   indexer: Env["INDEXER"];
   /** How long an authenticated API key is trusted without a database lookup (0: never). */
   apiKeyCacheTtlMs: number;
-  rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number };
+  rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number };
 }
 
 export class ConfigError extends Error {
@@ -206,7 +207,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL,
     indexer: env.INDEXER,
     apiKeyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
-    rateLimits: { windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS, perKey: env.RATE_LIMIT_PER_KEY, perAddress: env.RATE_LIMIT_PER_ADDRESS, signIn: env.RATE_LIMIT_SIGN_IN },
+    rateLimits: {
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      perKey: env.RATE_LIMIT_PER_KEY,
+      perAddress: env.RATE_LIMIT_PER_ADDRESS,
+      signIn: env.RATE_LIMIT_SIGN_IN,
+      authFailures: env.RATE_LIMIT_AUTH_FAILURES,
+    },
   };
 }
 

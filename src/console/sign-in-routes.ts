@@ -3,6 +3,7 @@ import { ipKeyGenerator } from "express-rate-limit";
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from "../contracts/reviewers";
 import { DomainError } from "../domain/errors";
 import { ApiError } from "../http/api-error";
+import { countText } from "../lib/count-text";
 import { SignInThrottled, type ReviewerService } from "../services/reviewer.service";
 import { signInPage } from "./pages/sign-in";
 import { localsOf, redirect, sendPage } from "./respond";
@@ -43,7 +44,7 @@ export function mountSignInRoutes(router: Router, reviewers: ReviewerService): v
     } catch (error) {
       if (error instanceof SignInThrottled) {
         res.set("Retry-After", String(error.retryAfterSeconds));
-        return again(429, `Too many failed sign-ins. Try again in ${error.retryAfterSeconds} seconds.`);
+        return again(429, `Too many failed sign-ins. Try again in ${countText(error.retryAfterSeconds, "second")}.`);
       }
       if (error instanceof DomainError && error.kind === "unauthenticated") return again(401, "Wrong email or password.");
       throw error;

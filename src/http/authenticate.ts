@@ -3,6 +3,8 @@ import { constantTimeEqual } from "../auth/api-key-secret";
 import { keyAllows, type Scope } from "../auth/scopes";
 import type { ApiKeyService } from "../services/api-key.service";
 import { ApiError } from "./api-error";
+import { toClientError } from "./client-error";
+import type { AuthFailureLimiter } from "./rate-limit/rate-limiters";
 
 /** The token of an `Authorization: Bearer <token>` header, or a 401 saying what is wrong with it. */
 export function readBearerToken(req: Request, what: string): string {
@@ -19,9 +21,31 @@ export function readBearerToken(req: Request, what: string): string {
   return token;
 }
 
-export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scope: Scope, operation: string) {
+/**
+ * Runs a credential check under the address's budget of refusals: an address that has spent it is
+ * refused (429) before the check can cost a lookup, and each 401 of the check is counted. Requests
+ * without a usable Authorization header are refused before this, cost nothing, and are not counted.
+ */
+export async function checkCredentials<T>(
+  req: Request,
+  res: Response,
+  failures: AuthFailureLimiter | undefined,
+  check: () => T | Promise<T>,
+): Promise<T> {
+  if (!failures) return check();
+  await failures.refuseIfSpent(req, res);
+  try {
+    return await check();
+  } catch (error) {
+    if (toClientError(error)?.status === 401) await failures.countFailure(req);
+    throw error;
+  }
+}
+
+export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scope: Scope, operation: string, failures?: AuthFailureLimiter) {
   return async (req: Request, res: Response, next: NextFunction) => {
-    const principal = await apiKeys.authenticate(readBearerToken(req, "API key"));
+    const secret = readBearerToken(req, "API key");
+    const principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
     if (!keyAllows(principal.scopes, scope)) {
       throw new ApiError("forbidden", `This API key lacks the ${scope} scope, which ${operation} requires`);
     }
@@ -30,12 +54,14 @@ export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scop
   };
 }
 
-export function requireAdminToken(adminToken: string | undefined) {
-  return (req: Request, _res: Response, next: NextFunction) => {
+export function requireAdminToken(adminToken: string | undefined, failures?: AuthFailureLimiter) {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const token = readBearerToken(req, "admin token");
-    if (adminToken === undefined || !constantTimeEqual(token, adminToken)) {
-      throw new ApiError("unauthorized", "Invalid admin token");
-    }
+    await checkCredentials(req, res, failures, () => {
+      if (adminToken === undefined || !constantTimeEqual(token, adminToken)) {
+        throw new ApiError("unauthorized", "Invalid admin token");
+      }
+    });
     next();
   };
 }

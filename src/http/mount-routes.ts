@@ -4,7 +4,7 @@ import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
 import { JSON_BODY_LIMIT } from "./body-errors";
 import { sendJsonConditionally } from "./conditional-get";
-import type { RateLimiters } from "./rate-limit/rate-limiters";
+import type { AuthFailureLimiter, RateLimiters } from "./rate-limit/rate-limiters";
 import type { Route, RouteContext } from "./route";
 import { isRateLimited, toExpressPath } from "./route";
 import { validateInput } from "./validate-input";
@@ -14,6 +14,8 @@ export interface MountOptions {
   adminToken?: string;
   /** Per-key limit after an API key is accepted; per-address limit on routes without credentials. */
   rateLimiters?: RateLimiters;
+  /** Refused credentials per client address, on routes with a key or the admin token. */
+  authFailures?: AuthFailureLimiter;
 }
 
 const parseJsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: false });
@@ -54,9 +56,9 @@ export function mountRoutes(router: Router, routes: readonly Route[], options: M
 function authenticationFor(route: Route, options: MountOptions) {
   switch (route.auth.kind) {
     case "apiKey":
-      return [requireApiKey(options.services.apiKeys, route.auth.scope, `${route.method.toUpperCase()} ${route.path}`)];
+      return [requireApiKey(options.services.apiKeys, route.auth.scope, `${route.method.toUpperCase()} ${route.path}`, options.authFailures)];
     case "admin":
-      return [requireAdminToken(options.adminToken)];
+      return [requireAdminToken(options.adminToken, options.authFailures)];
     case "public":
       return [];
   }

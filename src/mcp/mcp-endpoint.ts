@@ -3,7 +3,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
 import { toClientError } from "../http/client-error";
-import { readBearerToken } from "../http/authenticate";
+import { checkCredentials, readBearerToken } from "../http/authenticate";
+import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { createMcpServer } from "./create-mcp-server";
@@ -23,16 +24,19 @@ export interface McpEndpointDeps {
   publicBaseUrl?: string;
   /** The per-key rate limit of the REST API, counted after the key check. */
   rateLimit?: RequestHandler;
+  /** The REST API's budget of refused keys per client address, shared with it. */
+  authFailures?: AuthFailureLimiter;
 }
 
 /**
  * The key check of the REST API (same header rules, same service, same 401 sentences), answering
  * with a Bearer challenge. One middleware, so per-key limits can be put beside it.
  */
-export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">) {
+export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">, failures?: AuthFailureLimiter) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      res.locals.principal = await apiKeys.authenticate(readBearerToken(req, "API key"));
+      const secret = readBearerToken(req, "API key");
+      res.locals.principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
     } catch (error) {
       const refused = toClientError(error);
       if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { "WWW-Authenticate": CHALLENGE });
@@ -46,12 +50,12 @@ export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">
  * `/mcp`: the MCP Streamable HTTP transport, stateless. Each POST gets a server holding the
  * key's tools and a transport answering in JSON; nothing outlives the request.
  */
-export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit }: McpEndpointDeps): Router {
+export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit, authFailures }: McpEndpointDeps): Router {
   const router = express.Router();
   router.options(MCP_PATH, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
-  router.use(MCP_PATH, requireMcpKey(services.apiKeys));
+  router.use(MCP_PATH, requireMcpKey(services.apiKeys, authFailures));
   if (rateLimit) router.post(MCP_PATH, rateLimit);
   router.post(MCP_PATH, async (req: Request, res: Response) => {
     const principal = res.locals.principal as ApiKeyPrincipal;

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "../auth/password-hash";
 import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
+import { countText } from "../lib/count-text";
 import type { ReviewerRecord, ReviewerRepository } from "../repositories/reviewer.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 import { subjectOf, THROTTLE, waitBeforeNextAttempt, type SubjectKind } from "./sign-in-throttle";
@@ -19,7 +20,7 @@ export interface ReviewerPrincipal {
 /** Refused because of earlier failures, before the password was even checked. */
 export class SignInThrottled extends Error {
   constructor(readonly retryAfterSeconds: number) {
-    super(`Too many failed sign-ins; try again in ${retryAfterSeconds} seconds`);
+    super(`Too many failed sign-ins; try again in ${countText(retryAfterSeconds, "second")}`);
   }
 }
 

@@ -11,6 +11,8 @@ export interface RateLimitSettings {
   perAddress: number;
   /** Console sign-in attempts per client address every SIGN_IN_WINDOW_SECONDS (default 10). */
   signIn?: number;
+  /** Refused credentials per client address every AUTH_FAILURE_WINDOW_SECONDS (default 30). */
+  authFailures?: number;
   /** Count in the database, shared by every process on it (default: when it is a managed PostgreSQL). */
   shared?: boolean;
 }
@@ -24,6 +26,23 @@ export interface RateLimiters {
   perAddress: RequestHandler;
   /** The console's sign-in form: a stricter budget per client address, whatever the outcome. */
   signIn: RequestHandler;
+  /** Around every credential check (API keys, admin token): a budget of refusals per client address. */
+  authFailures: AuthFailureLimiter;
+}
+
+/**
+ * Refused credentials (unknown or revoked API keys, wrong admin tokens) per client address in five
+ * minutes. A client with a typo retries a few times; only someone guessing keeps going, and each
+ * guess would cost a key lookup in the database.
+ */
+export const AUTH_FAILURE_WINDOW_SECONDS = 300;
+export const DEFAULT_AUTH_FAILURE_LIMIT = 30;
+
+export interface AuthFailureLimiter {
+  /** Before the credentials are looked up: rejects with 429 when the client's address has spent its budget of refusals. */
+  refuseIfSpent(req: Request, res: Response): Promise<void>;
+  /** After the credentials were refused (401): counts the refusal against the address. */
+  countFailure(req: Request): Promise<void>;
 }
 
 /**
@@ -61,18 +80,71 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
       windowSeconds: SIGN_IN_WINDOW_SECONDS,
       store: storeFor("sign-in:"),
     }),
+    authFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("auth-failure:") }),
   };
+}
+
+const MAX_SPENT_ADDRESSES = 10_000;
+
+/**
+ * Only refusals are counted, so a valid key never spends the budget, and none of the per-key budget's
+ * headers are crossed with this one's on a successful answer. An address that has spent its budget
+ * is refused for the rest of the window whatever credentials it sends: a valid key could only be
+ * told from a guess by the lookup the limit is there to spare. Whether an address has spent its
+ * budget is remembered in the process from the count of its last refusal, so the check costs no
+ * statement; with shared counters another process learns it at its own next refusal from that
+ * address.
+ */
+export function createAuthFailureLimiter(options: { limit: number; store?: Store }): AuthFailureLimiter {
+  const store = options.store ?? new MemoryStore();
+  // The refusal itself (429, Retry-After, RateLimit fields) comes from the same limiter as the others.
+  const refuse = createAddressRateLimiter({
+    name: "auth-failures",
+    limit: options.limit,
+    windowSeconds: AUTH_FAILURE_WINDOW_SECONDS,
+    store,
+    counted: "failed authentications",
+  });
+  const spentUntil = new Map<string, number>();
+  return {
+    async refuseIfSpent(req, res) {
+      const key = addressKeyOf(req);
+      const until = spentUntil.get(key);
+      if (until === undefined) return;
+      if (until > Date.now()) {
+        await new Promise<void>((resolve, reject) => refuse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+      }
+      // Passed: the window is over or its counter was reset.
+      spentUntil.delete(key);
+    },
+    async countFailure(req) {
+      const key = addressKeyOf(req);
+      const { totalHits, resetTime } = await store.increment(key);
+      if (totalHits < options.limit) return;
+      if (spentUntil.size >= MAX_SPENT_ADDRESSES) {
+        const now = Date.now();
+        for (const [address, until] of spentUntil) if (until <= now) spentUntil.delete(address);
+        if (spentUntil.size >= MAX_SPENT_ADDRESSES) spentUntil.clear();
+      }
+      spentUntil.set(key, resetTime?.getTime() ?? Date.now() + AUTH_FAILURE_WINDOW_SECONDS * 1000);
+    },
+  };
+}
+
+/** IPv6 clients are counted per /56, as one household or host has many addresses. */
+function addressKeyOf(req: Request): string {
+  return ipKeyGenerator(req.ip ?? "unknown");
 }
 
 /**
  * A per-client-address limiter, for any route without a key (e.g. a sign-in form with its own,
- * stricter limit). IPv6 clients are counted per /56, as one household or host has many addresses.
+ * stricter limit).
  */
-export function createAddressRateLimiter(options: { name: string; limit: number; windowSeconds: number; store?: Store }): RequestHandler {
+export function createAddressRateLimiter(options: { name: string; limit: number; windowSeconds: number; store?: Store; counted?: string }): RequestHandler {
   return addressOrKeyLimiter({
     ...options,
     store: options.store ?? new MemoryStore(),
-    keyOf: (req) => ipKeyGenerator(req.ip ?? "unknown"),
+    keyOf: addressKeyOf,
     what: "your address",
   });
 }
@@ -84,6 +156,8 @@ function addressOrKeyLimiter(options: {
   store: Store;
   keyOf: (req: Request, res: Response) => string;
   what: string;
+  /** What the limit counts, in its 429 message (default: requests). */
+  counted?: string;
 }): RequestHandler {
   return rateLimit({
     windowMs: options.windowSeconds * 1000,
@@ -100,7 +174,7 @@ function addressOrKeyLimiter(options: {
       next(
         new ApiError(
           "rate_limited",
-          `Too many requests from ${options.what}: the limit is ${options.limit} per ${options.windowSeconds} s; retry after ${retryAfter} s`,
+          `Too many ${options.counted ?? "requests"} from ${options.what}: the limit is ${options.limit} per ${options.windowSeconds} s; retry after ${retryAfter} s`,
         ),
       );
     },

@@ -25,14 +25,18 @@ export function readBearerToken(req: Request, what: string): string {
  * Runs a credential check under the address's budget of refusals: an address that has spent it is
  * refused (429) before the check can cost a lookup, and each 401 of the check is counted. Requests
  * without a usable Authorization header are refused before this, cost nothing, and are not counted.
+ * `known` answers without a lookup for credentials accepted moments ago, which pass even then.
  */
 export async function checkCredentials<T>(
   req: Request,
   res: Response,
   failures: AuthFailureLimiter | undefined,
   check: () => T | Promise<T>,
+  known?: () => T | undefined,
 ): Promise<T> {
   if (!failures) return check();
+  const accepted = known?.();
+  if (accepted !== undefined) return accepted;
   await failures.refuseIfSpent(req, res);
   try {
     return await check();
@@ -42,10 +46,10 @@ export async function checkCredentials<T>(
   }
 }
 
-export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scope: Scope, operation: string, failures?: AuthFailureLimiter) {
+export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate" | "recentlyAccepted">, scope: Scope, operation: string, failures?: AuthFailureLimiter) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const secret = readBearerToken(req, "API key");
-    const principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
+    const principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
     if (!keyAllows(principal.scopes, scope)) {
       throw new ApiError("forbidden", `This API key lacks the ${scope} scope, which ${operation} requires`);
     }

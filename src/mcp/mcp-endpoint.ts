@@ -32,11 +32,11 @@ export interface McpEndpointDeps {
  * The key check of the REST API (same header rules, same service, same 401 sentences), answering
  * with a Bearer challenge. One middleware, so per-key limits can be put beside it.
  */
-export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate">, failures?: AuthFailureLimiter) {
+export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate" | "recentlyAccepted">, failures?: AuthFailureLimiter) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const secret = readBearerToken(req, "API key");
-      res.locals.principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
+      res.locals.principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
     } catch (error) {
       const refused = toClientError(error);
       if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { "WWW-Authenticate": CHALLENGE });

@@ -118,6 +118,21 @@ describe("refused API keys per client address on /api/v1", () => {
     expectRefusedForFailures(await briefing(address, ws.auth));
   });
 
+  it("still serves a key it accepted moments ago from that address, without a lookup: one stale key does not lock out its neighbours", async () => {
+    const address = freshAddress();
+    const ws = await createWorkspaceWithKey(t.services);
+    expect((await briefing(address, ws.auth)).status).toBe(200);
+    await spendBudget(address);
+    const lookups = countKeyLookups();
+    try {
+      expect((await briefing(address, ws.auth)).status).toBe(200);
+      expect(lookups.count).toBe(0);
+      expectRefusedForFailures(await briefing(address, BAD_KEY));
+    } finally {
+      lookups.restore();
+    }
+  });
+
   it("counts each client address on its own", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await spendBudget(freshAddress());

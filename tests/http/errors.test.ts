@@ -54,6 +54,20 @@ describe("error responses", () => {
     expect(res.body.error).toBe("Content-Type must be application/json");
   });
 
+  it("answers 415 naming utf-8 for a JSON body in another charset, before decoding it", async () => {
+    const body = Buffer.from(`\ufeff${JSON.stringify(validArtifact)}`, "utf16le");
+    const res = await push().set("Content-Type", "application/json; charset=utf-16").send(body);
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      error: 'Charset "utf-16" is not supported: send the JSON body as utf-8 (Content-Type: application/json; charset=utf-8)',
+      code: "unsupported_media_type",
+    });
+  });
+
+  it("takes a JSON body declared as charset=UTF-8", async () => {
+    await push().set("Content-Type", 'application/json; charset="UTF-8"').send(JSON.stringify(validArtifact)).expect(201);
+  });
+
   it("answers 400 for a JSON body that is not an object", async () => {
     const res = await push().type("json").send("[1,2]");
     expect(res.status).toBe(400);

@@ -132,6 +132,12 @@ describe("error responses", () => {
     expect(res.body.error).toBe("query parameter query: must be given once, not 2 times");
   });
 
+  it.each(["query[]=x", "query[0]=x", "query[text]=x"])("answers 400 saying the parameter must be a plain string given once for %s", async (search) => {
+    const res = await request(t.app).get(`/api/v1/artifacts?${search}`).set(ws.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`query parameter query: must be a plain string given once (query=…), not ${search.split("=")[0]}`);
+  });
+
   it("answers 400 naming a missing required query parameter", async () => {
     const res = await request(t.app).get("/api/v1/artifacts").set(ws.auth);
     expect(res.status).toBe(400);

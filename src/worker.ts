@@ -1,7 +1,7 @@
 import "dotenv/config";
 import { ConfigError, loadConfig } from "./config";
 import { postgresDatabase } from "./db/database";
-import { assertDatabaseReady, DatabaseNotReadyError } from "./db/database-readiness";
+import { assertDatabaseReady, DatabaseNotReadyError, explainConnectionFailure } from "./db/database-readiness";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { systemClock } from "./lib/clock";
@@ -31,7 +31,10 @@ async function main(): Promise<void> {
   }
   const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
   // As the web process does: never work on a schema that lacks a migration or an old pgvector.
-  await assertDatabaseReady(database.executor);
+  const databaseUrl = config.databaseUrl;
+  await assertDatabaseReady(database.executor).catch((error: unknown) => {
+    throw explainConnectionFailure(error, databaseUrl);
+  });
   const embeddings = createEmbeddingsProvider(config.embeddings);
   const jobs: BackgroundJob[] = [
     new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),

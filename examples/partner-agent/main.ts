@@ -1,8 +1,11 @@
 import { runPartnerAgent } from "./agent";
+import { describeFailure } from "./connection-error";
+
+const baseUrl = process.env.BASE_URL ?? "http://localhost:3000";
 
 /**
  * Runs the example agent once against a running service:
- *   API_KEY=wsi_… npm run example:agent -- "How did enterprise churn move last quarter?"
+ *   BASE_URL=http://localhost:3000 API_KEY=wsi_… npm run example:agent -- "How did enterprise churn move last quarter?"
  */
 async function main(): Promise<void> {
   const apiKey = process.env.API_KEY;
@@ -11,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const outcome = await runPartnerAgent({
-    baseUrl: process.env.BASE_URL ?? "http://localhost:3000",
+    baseUrl,
     apiKey,
     question: process.argv.slice(2).join(" ") || "How did enterprise churn move last quarter?",
     dataSource: process.env.DATA_SOURCE,
@@ -23,6 +26,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(describeFailure(error, baseUrl));
   process.exit(1);
 });

@@ -123,6 +123,34 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
   }),
 };
 
+/**
+ * What the CLI prints for an answer. Most answers are printed as they come; a few are reworded
+ * because the admin API's answer alone reads badly on a terminal: a 204 has no body, and reindex's
+ * `cleared` beside `pending: false` looks like a contradiction when it means "marked, then done".
+ */
+export function presentAnswer(command: string, options: Options, status: number, body: unknown): unknown {
+  if (status >= 400) return body;
+  if (command === "key:revoke" && status === 204) return { revoked: options.key };
+  if (command === "reviewer:remove" && status === 204) return { removed: options.reviewer };
+  if (command === "reindex" && isReindexResult(body)) {
+    const marked = Object.values(body.cleared).reduce((sum, count) => sum + count, 0);
+    return {
+      outcome: body.pending
+        ? `${marked} vectors marked for re-embedding; the background indexer is making them (see index-status)`
+        : `${marked} vectors marked for re-embedding, and ${body.embedded} made again now; none left to do`,
+      markedForReembedding: body.cleared,
+      embeddedNow: body.embedded,
+      finished: !body.pending,
+    };
+  }
+  return body;
+}
+
+function isReindexResult(body: unknown): body is { cleared: Record<string, number>; embedded: number; pending: boolean } {
+  const candidate = body as { cleared?: unknown; embedded?: unknown; pending?: unknown } | null;
+  return typeof candidate?.cleared === "object" && typeof candidate.embedded === "number" && typeof candidate.pending === "boolean";
+}
+
 const text = { type: "string" } as const;
 export const OPTIONS = {
   name: text,

@@ -2,7 +2,7 @@ import "dotenv/config";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
 import { callAdmin, connectAdmin } from "./admin-client";
-import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type Options, USAGE, UsageError } from "./admin-commands";
+import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type Options, presentAnswer, USAGE, UsageError } from "./admin-commands";
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -14,11 +14,13 @@ async function main(argv: string[]): Promise<number> {
   const build = COMMANDS[command];
   if (!build) throw new UsageError(`unknown command "${command}"`);
   // A workspace id may follow the command instead of --workspace.
-  const request = build({ workspace: positionals[1], ...dropUndefined(values as Options) });
+  const options = { workspace: positionals[1], ...dropUndefined(values as Options) };
+  const request = build(options);
   const connection = await connectAdmin(loadConfig());
   try {
     const response = await callAdmin(connection, request.method, request.path, request.body);
-    if (response.body !== null) console.log(JSON.stringify(response.body, null, 2));
+    const shown = presentAnswer(command, options, response.status, response.body);
+    if (shown !== null) console.log(JSON.stringify(shown, null, 2));
     return exitCodeOf(request, response.status, response.body);
   } finally {
     await connection.close();

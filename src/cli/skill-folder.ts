@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { isUtf8Text } from "../lib/utf8-text";
@@ -12,6 +12,7 @@ const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
  */
 export function readSkillFolder(dir: string) {
   const root = path.resolve(dir);
+  if (!statSync(root, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`The skill folder ${dir} was not found (${root})`);
   const skillFile = path.join(root, "SKILL.md");
   if (!existsSync(skillFile)) throw new Error(`${dir} is not a skill folder: it has no SKILL.md`);
   const meta = readFrontMatter(readFileSync(skillFile, "utf8"), skillFile);

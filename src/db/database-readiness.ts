@@ -11,6 +11,36 @@ export class DatabaseNotReadyError extends Error {
   }
 }
 
+/** DATABASE_URL names a server this process cannot reach or sign in to; the message says which, never with the password. */
+export class DatabaseUnreachableError extends DatabaseNotReadyError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseUnreachableError";
+  }
+}
+
+// Socket and DNS failures (ECONNREFUSED, ENOTFOUND, ETIMEDOUT…), and the server refusing the
+// sign-in or not having the database: what a wrong DATABASE_URL looks like, as opposed to a bug.
+const CONNECTION_FAILURE = /^(E[A-Z_]+|28P01|28000|3D000)$/;
+
+/** A connection failure, restated so that it names DATABASE_URL; any other error as it was. */
+export function explainConnectionFailure(error: unknown, connectionString: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !CONNECTION_FAILURE.test(code)) return error;
+  return new DatabaseUnreachableError(
+    `Could not connect to the database DATABASE_URL names (${describeServer(connectionString)}): ${(error as Error).message}. Check that the server runs there and that DATABASE_URL is right.`,
+  );
+}
+
+function describeServer(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `host ${url.hostname || "localhost"}, port ${url.port || "5432"}`;
+  } catch {
+    return "a connection string that is not a URL";
+  }
+}
+
 /**
  * Refuses a managed database that the release phase has not migrated to this code's schema, or
  * whose pgvector is too old, before any request meets a missing table or setting. Migrations newer
@@ -36,7 +66,9 @@ export async function migrateDatabase(
   options: { migrations?: Migration[]; onWait?: () => void } = {},
 ): Promise<string[]> {
   const client = new Client({ connectionString });
-  await client.connect();
+  await client.connect().catch((error: unknown) => {
+    throw explainConnectionFailure(error, connectionString);
+  });
   try {
     const db = postgresExecutor(client);
     const vector = pgvectorProblem(await readPgvectorState(db), "migrate");

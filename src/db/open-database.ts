@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { embeddedDatabase, postgresDatabase, type Database } from "./database";
-import { assertDatabaseReady } from "./database-readiness";
+import { assertDatabaseReady, explainConnectionFailure } from "./database-readiness";
 import { openEmbeddedDatabase } from "./embedded-database";
 import { applyMigrations } from "./migrations";
 
@@ -16,7 +16,7 @@ export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir
       await assertDatabaseReady(database.executor);
     } catch (error) {
       await database.close();
-      throw error;
+      throw explainConnectionFailure(error, config.databaseUrl);
     }
     return database;
   }

@@ -1,3 +1,4 @@
+import type { NextFunction, Request, Response } from "express";
 import { ApiError } from "./api-error";
 
 export const JSON_BODY_LIMIT = "1mb";
@@ -6,6 +7,21 @@ interface BodyParserError {
   type?: string;
   status?: number;
   expose?: boolean;
+}
+
+const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
+
+/**
+ * Refuses a JSON body declared in another charset than UTF-8 before it is read. body-parser
+ * decodes any utf-* charset, so a UTF-16 body would be decoded and then refused for the garbled
+ * text it became, which names neither the charset nor the fix; RFC 8259 requires UTF-8 anyway.
+ */
+export function refuseNonUtf8Charset(req: Request, _res: Response, next: NextFunction): void {
+  const charset = CHARSET_PARAMETER.exec(req.get("content-type") ?? "")?.[1];
+  if (charset !== undefined && req.is("application/json") && !/^utf-?8$/i.test(charset)) {
+    throw new ApiError("unsupported_media_type", `Charset "${charset}" is not supported: send the JSON body as utf-8 (Content-Type: application/json; charset=utf-8)`);
+  }
+  next();
 }
 
 /** Turns body-parser's and the router's client errors into ApiErrors with actionable messages. */

@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from "express";
 import type { Services } from "../services";
 import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
-import { JSON_BODY_LIMIT } from "./body-errors";
+import { JSON_BODY_LIMIT, refuseNonUtf8Charset } from "./body-errors";
 import { sendJsonConditionally } from "./conditional-get";
 import type { AuthFailureLimiter, RateLimiters } from "./rate-limit/rate-limiters";
 import type { Route, RouteContext } from "./route";
@@ -33,7 +33,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], options: M
     const chain = [
       ...authenticationFor(route, options),
       ...rateLimitFor(route, options),
-      ...(route.request?.body ? [parseJsonBody] : []),
+      ...(route.request?.body ? [refuseNonUtf8Charset, parseJsonBody] : []),
       handlerFor(route, options.services),
     ];
     router[route.method](expressPath, ...chain);

@@ -40,6 +40,12 @@ function parseQuery(schema: z.ZodObject<z.ZodRawShape>, query: Record<string, un
   // Only the parameters the contract knows are read; unknown ones are ignored (forward compatible).
   const known: Record<string, unknown> = {};
   for (const name of Object.keys(schema.shape)) {
+    // The "simple" query parser keeps `query[]=x` or `query[a]=x` as a parameter of that literal
+    // name, so without this the contract would report the parameter as missing.
+    const bracketed = Object.keys(query).find((key) => key.startsWith(`${name}[`));
+    if (bracketed !== undefined) {
+      throw badRequest(`query parameter ${name}: must be a plain string given once (${name}=…), not ${bracketed}`);
+    }
     const value = query[name];
     if (Array.isArray(value)) throw badRequest(`query parameter ${name}: must be given once, not ${value.length} times`);
     if (value !== undefined && typeof value !== "string") throw badRequest(`query parameter ${name}: must be a plain string`);

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { COMMANDS, type AdminRequest, UsageError } from "../../src/cli/admin-commands";
+import { COMMANDS, type AdminRequest, presentAnswer, UsageError } from "../../src/cli/admin-commands";
 import { pushArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -59,5 +59,42 @@ describe("npm run admin: commands that act on a key or an artifact name its work
     expect(built).toEqual({ method: "GET", path: `/admin/v1/workspaces/${ws.workspaceId}/artifacts?status=draft&limit=1` });
     const res = await send(built).expect(200);
     expect(res.body.items.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("npm run admin: what a command prints", () => {
+  it("key:revoke confirms the revoked key, where the API's 204 has no body", async () => {
+    const doomed = await t.services.apiKeys.create(ws.workspaceId, { name: "revoked-and-told" });
+    const options = { workspace: ws.workspaceId, key: doomed.id };
+    const res = await send(COMMANDS["key:revoke"]!(options)).expect(204);
+    expect(presentAnswer("key:revoke", options, res.status, null)).toEqual({ revoked: doomed.id });
+  });
+
+  it("key:revoke prints the error answer as it comes when the key does not exist", async () => {
+    const options = { workspace: ws.workspaceId, key: "key_missing" };
+    const res = await send(COMMANDS["key:revoke"]!(options));
+    expect(res.status).toBe(404);
+    expect(presentAnswer("key:revoke", options, res.status, res.body)).toEqual(res.body);
+  });
+
+  it("reindex says how many vectors were marked and made again, and that none are left", async () => {
+    const options = { workspace: ws.workspaceId };
+    const res = await send(COMMANDS.reindex!(options)).expect(200);
+    const shown = presentAnswer("reindex", options, res.status, res.body) as Record<string, unknown>;
+    expect(shown).not.toHaveProperty("cleared");
+    expect(shown).not.toHaveProperty("pending");
+    expect(shown).toMatchObject({ markedForReembedding: res.body.cleared, embeddedNow: res.body.embedded, finished: true });
+    expect(shown.outcome).toMatch(/made again now; none left to do$/);
+  });
+
+  it("reindex says the background indexer finishes when the provider failed", () => {
+    const cleared = { artifacts: 4, memories: 1, queryPatterns: 0, errorLearnings: 0 };
+    const shown = presentAnswer("reindex", { workspace: "ws_x" }, 202, { cleared, embedded: 0, pending: true });
+    expect(shown).toEqual({
+      outcome: "5 vectors marked for re-embedding; the background indexer is making them (see index-status)",
+      markedForReembedding: cleared,
+      embeddedNow: 0,
+      finished: false,
+    });
   });
 });

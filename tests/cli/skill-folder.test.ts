@@ -67,6 +67,18 @@ describe("readSkillFolder (npm run admin -- skill:import)", () => {
     expect(() => readSkillFolder(dir)).toThrow(/has no SKILL\.md/);
   });
 
+  it("says the folder was not found when it does not exist, rather than that it has no SKILL.md", () => {
+    const missing = path.join(dir, "no-such-skill");
+    expect(() => readSkillFolder(missing)).toThrow(`The skill folder ${missing} was not found`);
+  });
+
+  it("reads the example skill folder the README imports, and the import takes it", async () => {
+    const skill = readSkillFolder(path.join(__dirname, "../../docs/examples/skills/revenue-bridge"));
+    expect(skill.files.map((file) => file.path)).toEqual(["SKILL.md", "scripts/bridge.py"]);
+    const ws = await createWorkspaceWithKey(t.services);
+    await request(t.app).post(`/admin/v1/workspaces/${ws.workspaceId}/import`).set(adminAuth(t.adminToken)).send({ skills: [skill] }).expect(200);
+  });
+
   it("refuses a SKILL.md without front matter", () => {
     write("SKILL.md", "# Just a heading\n");
     expect(() => readSkillFolder(dir)).toThrow(/must start with YAML front matter/);

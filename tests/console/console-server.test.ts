@@ -228,6 +228,12 @@ describe("console forms and pages", () => {
     expect(onlyValidated.text).not.toContain(`/console/artifacts/${drafted}`);
   });
 
+  it("shows a draft without a summary as a (no summary) link to its page", async () => {
+    const id = await pushArtifact(t, home.auth, { summary: "" });
+    const page = await agent.get(`/console?workspace=${home.workspaceId}&status=draft`).expect(200);
+    expect(page.text).toMatch(new RegExp(`<a href="/console/artifacts/${id}\\?[^"]*"><span class="muted">\\(no summary\\)</span></a>`));
+  });
+
   it("creates a key with chosen scopes, shows its secret once, and revokes it", async () => {
     const created = await agent
       .post("/console/keys")

@@ -1,6 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { createServer as createNetServer } from "node:net";
 import { runPartnerAgent } from "../../examples/partner-agent/agent";
+import { describeFailure } from "../../examples/partner-agent/connection-error";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -123,5 +125,21 @@ describe("the example partner agent against the real app on loopback", () => {
     await expect(runPartnerAgent({ baseUrl, apiKey: "wsi_wrong", question: QUESTION })).rejects.toThrow(
       /GET \/api\/v1\/briefing failed: 401 unauthorized/,
     );
+  });
+
+  it("names the address it tried, and BASE_URL, when nothing answers there", async () => {
+    // A port that was free a moment ago: nothing listens on it.
+    const probe = createNetServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => probe.once("listening", resolve));
+    const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise((resolve) => probe.close(resolve));
+    const failure = await runPartnerAgent({ baseUrl: closedUrl, apiKey: "wsi_any", question: QUESTION }).catch((error: unknown) => error);
+    expect(describeFailure(failure, closedUrl)).toBe(
+      `Could not reach the service at ${closedUrl} (ECONNREFUSED). Start it with npm run dev, or set BASE_URL to where it runs.`,
+    );
+  });
+
+  it("passes the API's own error message through", () => {
+    expect(describeFailure(new Error("GET /api/v1/briefing failed: 401 unauthorized"), baseUrl)).toBe("GET /api/v1/briefing failed: 401 unauthorized");
   });
 });

@@ -54,6 +54,20 @@ describe("error responses", () => {
     expect(res.body.error).toBe("Content-Type must be application/json");
   });
 
+  it("answers 415 naming utf-8 for a JSON body in another charset, before decoding it", async () => {
+    const body = Buffer.from(`\ufeff${JSON.stringify(validArtifact)}`, "utf16le");
+    const res = await push().set("Content-Type", "application/json; charset=utf-16").send(body);
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      error: 'Charset "utf-16" is not supported: send the JSON body as utf-8 (Content-Type: application/json; charset=utf-8)',
+      code: "unsupported_media_type",
+    });
+  });
+
+  it("takes a JSON body declared as charset=UTF-8", async () => {
+    await push().set("Content-Type", 'application/json; charset="UTF-8"').send(JSON.stringify(validArtifact)).expect(201);
+  });
+
   it("answers 400 for a JSON body that is not an object", async () => {
     const res = await push().type("json").send("[1,2]");
     expect(res.status).toBe(400);
@@ -116,6 +130,12 @@ describe("error responses", () => {
     const res = await request(t.app).get("/api/v1/artifacts?query=a&query=b").set(ws.auth);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("query parameter query: must be given once, not 2 times");
+  });
+
+  it.each(["query[]=x", "query[0]=x", "query[text]=x"])("answers 400 saying the parameter must be a plain string given once for %s", async (search) => {
+    const res = await request(t.app).get(`/api/v1/artifacts?${search}`).set(ws.auth);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe(`query parameter query: must be a plain string given once (query=…), not ${search.split("=")[0]}`);
   });
 
   it("answers 400 naming a missing required query parameter", async () => {

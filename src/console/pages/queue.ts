@@ -33,6 +33,11 @@ export function queueQuery(view: { workspaceId: string; status: StatusFilter; ke
   return params.toString();
 }
 
+/** A push may carry an empty summary; the row still needs visible text, or its link cannot be clicked. */
+function summaryText(summary: string) {
+  return summary.trim() === "" ? html`<span class="muted">(no summary)</span>` : summary;
+}
+
 export function statusPill(status: ArtifactStatus) {
   return html`<span class="pill status-${status}">${status}</span>`;
 }
@@ -71,7 +76,7 @@ ${view.entries.length === 0
   <thead><tr><th scope="col">Summary</th><th scope="col">Status</th><th scope="col">Pushed by</th><th scope="col" class="num">Confidence</th><th scope="col">Age</th></tr></thead>
   <tbody>${view.entries.map(
     (entry) => html`<tr data-href="/console/artifacts/${entry.id}?${linkQuery}">
-    <td class="summary-cell"><a href="/console/artifacts/${entry.id}?${linkQuery}">${entry.summary}</a>${entry.disputeReason ? html`<div class="muted small">Disputed: ${entry.disputeReason}</div>` : ""}</td>
+    <td class="summary-cell"><a href="/console/artifacts/${entry.id}?${linkQuery}">${summaryText(entry.summary)}</a>${entry.disputeReason ? html`<div class="muted small">Disputed: ${entry.disputeReason}</div>` : ""}</td>
     <td>${statusPill(entry.status)}</td>
     <td>${entry.createdBy}${entry.trigger === "chat" ? html` <span class="muted small">(in product)</span>` : ""}</td>
     <td class="num"><span class="confidence confidence-${confidenceLevel(entry.confidence)}">${percent(entry.confidence)}</span></td>

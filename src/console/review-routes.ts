@@ -9,6 +9,7 @@ import { artifactPage } from "./pages/artifact";
 import { queuePage, queueQuery, type StatusFilter } from "./pages/queue";
 import { messagePage } from "./pages/message";
 import { chromeOf, localsOf, redirect, sendPage, workspaceOf } from "./respond";
+import { contentAsJson } from "./content-json";
 
 const SIMILAR_LIMIT = 5;
 const NOTICES: Record<string, string> = { validated: "Validated.", disputed: "Disputed: the agent will read your reason." };
@@ -108,6 +109,12 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
   }
 
   router.get("/artifacts/:id", (req: Request, res: Response) => showArtifact(req, res, String(req.params.id)));
+
+  // The whole body one click from the page that shows only part of it, found like the page itself.
+  router.get("/artifacts/:id/content.json", async (req: Request, res: Response) => {
+    const artifact = await findArtifact(res, String(req.params.id));
+    res.status(200).set({ "Cache-Control": "no-store" }).type("application/json").send(JSON.stringify(contentAsJson(artifact.id, artifact.content)));
+  });
 
   /** After a review: the next draft of the queue the reviewer works through, or the queue itself. */
   async function afterReview(req: Request, res: Response, artifactId: string, workspaceId: string, done: "validated" | "disputed") {

@@ -23,6 +23,19 @@ const MetricSchema = z.object({
   change: z.union([z.string(), z.number()]).optional(),
   direction: z.enum(["up", "down", "neutral"]).optional(),
 });
+type Cell = z.output<typeof cell>;
+const isCell = (value: unknown): value is Cell =>
+  value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+type Row = Cell[] | Record<string, Cell>;
+const isRow = (row: unknown): row is Row => (Array.isArray(row) ? row.every(isCell) : isRecord(row) && Object.values(row).every(isCell));
+/**
+ * Table rows, each an array of cells or an object of cells keyed by column. Checked by hand rather
+ * than as Zod schemas per row, which cost microseconds a row: a table may have 100,000 rows within
+ * the body limit, and the console checks the whole body on every page view.
+ */
+const RowsSchema = z.custom<Row[]>((rows) => Array.isArray(rows) && rows.every(isRow), {
+  message: "rows must be arrays of cells or objects of cells",
+});
 const ColumnSchema = z.union([z.string(), z.object({ key: z.string().optional(), label: z.string().optional(), header: z.string().optional() })]);
 const SourceSchema = z.object({ name: text, type: text });
 
@@ -36,7 +49,7 @@ const BlockSchema = z.discriminatedUnion("type", [
     type: z.literal("DataTable"),
     props: z.object({
       columns: z.array(ColumnSchema).min(1),
-      rows: z.array(z.union([z.array(cell), z.record(z.string(), cell)])),
+      rows: RowsSchema,
       caption: text.optional(),
     }),
   }),

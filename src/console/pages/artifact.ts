@@ -116,7 +116,10 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
   ${findings.length ? html`<section data-section="findings"><h2>Key findings</h2><ul class="findings">${findings.map((f) => html`<li>${f}</li>`)}</ul></section>` : ""}
   ${recommendations(artifact)}
   ${sources.length ? html`<section data-section="data-sources"><h2>Data sources</h2>${dataSourceBadges(sources)}</section>` : ""}
-  ${body.kind === "none" ? "" : html`<section class="content" data-section="body"><h2>Body</h2>${body.html}</section>`}
+  ${body.kind === "none"
+    ? ""
+    : html`<section class="content" data-section="body"><h2>Body</h2>
+      <p class="muted small"><a href="/console/artifacts/${artifact.id}/content.json" data-link="content-json">Full content as JSON</a></p>${body.html}</section>`}
   ${code.length
     ? html`<details class="code-executed" data-section="code"><summary>Code executed (${code.length})</summary>${code.map(
         (c) => html`<div class="code-item"><h4>${c.title ?? c.toolName ?? c.language} <span class="badge-type">${c.language}</span></h4>

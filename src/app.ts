@@ -46,7 +46,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   const authFailures = rateLimiters.authFailures;
   mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures });
   if (adminToken) {
-    mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures });
+    mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures: rateLimiters.adminTokenFailures });
   } else {
     router.use("/admin/v1", () => {
       throw new ApiError("not_found", "The admin API is disabled on this server: set ADMIN_TOKEN to enable it");

@@ -167,6 +167,17 @@ describe("refused MCP bearer tokens", () => {
 });
 
 describe("wrong admin tokens", () => {
+  it("have a budget of their own: refused API keys do not lock the admin API out, nor the other way round", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    const keysSpent = freshAddress();
+    await spendBudget(keysSpent);
+    expect((await listKeys(keysSpent, adminAuth(t.adminToken), ws.workspaceId)).status).toBe(200);
+    const adminSpent = freshAddress();
+    for (let i = 0; i < BUDGET; i++) expect((await listKeys(adminSpent, { Authorization: "Bearer not-the-admin-token" }, ws.workspaceId)).status).toBe(401);
+    expect((await listKeys(adminSpent, { Authorization: "Bearer not-the-admin-token" }, ws.workspaceId)).status).toBe(429);
+    expect((await briefing(adminSpent, BAD_KEY)).status).toBe(401);
+  });
+
   it("answers 429 once an address has spent its budget, even to the right token, and counts each address on its own", async () => {
     const address = freshAddress();
     const ws = await createWorkspaceWithKey(t.services);

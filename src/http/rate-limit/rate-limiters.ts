@@ -26,8 +26,13 @@ export interface RateLimiters {
   perAddress: RequestHandler;
   /** The console's sign-in form: a stricter budget per client address, whatever the outcome. */
   signIn: RequestHandler;
-  /** Around every credential check (API keys, admin token): a budget of refusals per client address. */
+  /**
+   * Around every credential check, a budget of refusals per client address: one for API keys
+   * (REST and MCP), one for the admin token, so that an agent retrying a stale key does not lock
+   * the operator behind the same address out of the admin API.
+   */
   authFailures: AuthFailureLimiter;
+  adminTokenFailures: AuthFailureLimiter;
 }
 
 /**
@@ -81,6 +86,7 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
       store: storeFor("sign-in:"),
     }),
     authFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("auth-failure:") }),
+    adminTokenFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("admin-token-failure:") }),
   };
 }
 

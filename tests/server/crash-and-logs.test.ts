@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { readRunningServer } from "../../src/bootstrap/local-files";
-import { exitOf, startServer, type Started } from "../support/server-process";
+import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
 
 // The real server process: what its logs hold after a full run, and a restart after kill -9.
 describe("the server process's logs and crash recovery", () => {
@@ -27,10 +27,10 @@ describe("the server process's logs and crash recovery", () => {
     server = await startServer(dataDir);
     key = /API_KEY=(wsi_[0-9A-Za-z]+)/.exec(server.output())![1]!;
     adminToken = /ADMIN_TOKEN=(adm_[0-9A-Za-z]+)/.exec(server.output())![1]!;
-  }, 40_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
-    if (server.child.exitCode === null && server.child.signalCode === null) {
+    if (server && server.child.exitCode === null && server.child.signalCode === null) {
       const exited = exitOf(server.child);
       server.child.kill("SIGTERM");
       await exited;
@@ -61,7 +61,7 @@ describe("the server process's logs and crash recovery", () => {
     for (const secret of [key, adminToken, token, token.slice(0, 40)]) {
       expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
     }
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("starts again at once after kill -9 and keeps every acknowledged push", async () => {
     const pushed: string[] = [];
@@ -81,5 +81,5 @@ describe("the server process's logs and crash recovery", () => {
     expect(res.status).toBe(200);
     const ids = ((await res.json()) as { items: Array<{ artifactId: string }> }).items.map((item) => item.artifactId);
     expect(ids).toEqual(expect.arrayContaining(pushed));
-  }, 40_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 });

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { exitOf, startServer, type Started } from "../support/server-process";
+import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
 
 /** A loopback port nothing listens on: one that was free a moment ago. */
 async function closedPort(): Promise<number> {
@@ -44,5 +44,5 @@ describe("the server process with an unreachable DATABASE_URL", () => {
       }
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 40_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 });

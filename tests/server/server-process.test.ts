@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { exitOf, runAdminCli, startServer, type Started } from "../support/server-process";
+import { exitOf, SERVER_TEST_TIMEOUT_MS, runAdminCli, startServer, type Started } from "../support/server-process";
 
 describe("the server process on an embedded database", () => {
   let dataDir: string;
@@ -10,7 +10,7 @@ describe("the server process on an embedded database", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-server-"));
     server = await startServer(dataDir);
-  }, 40_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     if (server && server.child.exitCode === null) {
@@ -77,14 +77,14 @@ describe("the server process on an embedded database", () => {
     await expect(startServer(dataDir)).rejects.toMatchObject({
       output: expect.stringContaining("is in use by another process"),
     });
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("lets npm run admin work while the server owns the data dir, through the server", async () => {
     const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Via CLI"]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via CLI", id: expect.stringMatching(/^ws_/) });
     expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("imports a skill folder with npm run admin -- skill:import, through the server", async () => {
     const workspaceId = /created workspace "Demo" \((ws_\w+)\)/.exec(server!.output())![1]!;
@@ -97,7 +97,7 @@ describe("the server process on an embedded database", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("stops on SIGTERM within 10 seconds with exit code 0, with an embedding backlog", async () => {
     const token = /ADMIN_TOKEN=(adm_[0-9A-Za-z]+)/.exec(server!.output())![1];
@@ -121,19 +121,19 @@ describe("the server process on an embedded database", () => {
     const { code, ms } = await exited;
     expect(code).toBe(0);
     expect(ms).toBeLessThan(10_000);
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("lets npm run admin open the database itself when no server runs", async () => {
     const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Direct"]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Direct" });
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("makes npm run admin exit 1 with the error body for a bad request", async () => {
     const result = await runAdminCli(dataDir, ["key:create", "--workspace", "ws_missing", "--name", "k"]);
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({ error: "Workspace ws_missing not found", code: "not_found" });
-  }, 30_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 
   it("shows neither a new key nor the admin token when started again, only where the token is kept", async () => {
     const again = await startServer(dataDir);
@@ -146,5 +146,5 @@ describe("the server process on an embedded database", () => {
       again.child.kill("SIGTERM");
       await exited;
     }
-  }, 40_000);
+  }, SERVER_TEST_TIMEOUT_MS);
 });

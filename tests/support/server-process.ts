@@ -5,6 +5,21 @@ import path from "node:path";
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
 
+/**
+ * How long a server may take to say it is listening. It waits for that line, never for a fixed
+ * time; the ceiling is generous because a loaded 2-core machine starts the model and the embedded
+ * database far slower than an idle one.
+ */
+export const START_CEILING_MS = 120_000;
+/** A test that starts a server: its start, plus what it then does. */
+export const SERVER_TEST_TIMEOUT_MS = START_CEILING_MS + 60_000;
+
+/** Every server this worker started: killed when the worker exits, whatever the tests did. */
+const alive = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of alive) child.kill("SIGKILL");
+});
+
 export interface Started {
   child: ChildProcess;
   output: () => string;
@@ -17,11 +32,17 @@ export function startServer(dataDir: string, extraEnv: Record<string, string> = 
     env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: "", DATABASE_URL: "", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  alive.add(child);
+  child.once("exit", () => alive.delete(child));
   let output = "";
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 25_000);
+    const timer = setTimeout(() => {
+      // Stopped here: a test whose start failed has no handle to stop it with.
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start within ${START_CEILING_MS / 1000} s:\n${output}`));
+    }, START_CEILING_MS);
     const check = () => {
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
       if (match) {

@@ -25,7 +25,7 @@ export function readBearerToken(req: Request, what: string): string {
  * Runs a credential check under the address's budget of refusals: an address that has spent it is
  * refused (429) before the check can cost a lookup, and each 401 of the check is counted. Requests
  * without a usable Authorization header are refused before this, cost nothing, and are not counted.
- * `known` answers without a lookup for credentials accepted moments ago, which pass even then.
+ * Past the budget, `known` still answers without a lookup for credentials accepted moments ago.
  */
 export async function checkCredentials<T>(
   req: Request,
@@ -35,8 +35,10 @@ export async function checkCredentials<T>(
   known?: () => T | undefined,
 ): Promise<T> {
   if (!failures) return check();
-  const accepted = known?.();
-  if (accepted !== undefined) return accepted;
+  if (failures.isSpent(req)) {
+    const accepted = known?.();
+    if (accepted !== undefined) return accepted;
+  }
   await failures.refuseIfSpent(req, res);
   try {
     return await check();

@@ -44,6 +44,8 @@ export const AUTH_FAILURE_WINDOW_SECONDS = 300;
 export const DEFAULT_AUTH_FAILURE_LIMIT = 30;
 
 export interface AuthFailureLimiter {
+  /** Whether the client's address has spent its budget of refusals in the current window (no statement). */
+  isSpent(req: Request): boolean;
   /** Before the credentials are looked up: rejects with 429 when the client's address has spent its budget of refusals. */
   refuseIfSpent(req: Request, res: Response): Promise<void>;
   /** After the credentials were refused (401): counts the refusal against the address. */
@@ -113,6 +115,10 @@ export function createAuthFailureLimiter(options: { limit: number; store?: Store
   });
   const spentUntil = new Map<string, number>();
   return {
+    isSpent(req) {
+      const until = spentUntil.get(addressKeyOf(req));
+      return until !== undefined && until > Date.now();
+    },
     async refuseIfSpent(req, res) {
       const key = addressKeyOf(req);
       const until = spentUntil.get(key);

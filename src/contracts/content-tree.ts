@@ -15,7 +15,6 @@ import { z } from "./zod";
 export const MAX_BODY_TREE_DEPTH = 32;
 
 const text = z.string();
-const cell = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
 const MetricSchema = z.object({
   label: text,
@@ -23,7 +22,7 @@ const MetricSchema = z.object({
   change: z.union([z.string(), z.number()]).optional(),
   direction: z.enum(["up", "down", "neutral"]).optional(),
 });
-type Cell = z.output<typeof cell>;
+type Cell = string | number | boolean | null;
 const isCell = (value: unknown): value is Cell =>
   value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
 type Row = Cell[] | Record<string, Cell>;

@@ -12,7 +12,6 @@ export const adminImportWorkspace = defineOperation({
   input: WorkspaceIdParamsSchema.extend({ document: ImportDocumentSchema }),
   output: ImportResultSchema,
   run: ({ id, document }, { services }) => services.imports.importDocument(id, document),
-  toWire: (result) => result,
   errors: {
     not_found: NO_SUCH_WORKSPACE,
     dependency_failed: { description: "File storage unreachable while storing skill files." },

@@ -43,7 +43,6 @@ export const adminRevokeWorkspaceApiKey = defineOperation({
   input: WorkspaceKeyParamsSchema,
   output: NO_CONTENT,
   run: ({ workspaceId, keyId }, { services }) => services.apiKeys.revoke(workspaceId, keyId),
-  toWire: () => undefined,
   errors: {
     not_found: { description: "No such key in this workspace, or no such workspace.", example: "API key key_3Jd8Qw2NcT5vR9bLx1Mz7h not found" },
   },
@@ -58,6 +57,5 @@ export const adminRevokeApiKey = defineOperation({
   input: KeyIdParamsSchema,
   output: NO_CONTENT,
   run: async ({ id }, ctx) => adminRevokeWorkspaceApiKey.run({ workspaceId: await ctx.services.apiKeys.workspaceOf(id), keyId: id }, ctx),
-  toWire: () => undefined,
   errors: { not_found: { description: "No such key." } },
 });

@@ -43,7 +43,6 @@ export const adminValidateWorkspaceArtifact = defineOperation({
   input: WorkspaceArtifactParamsSchema.extend({ review: ValidateArtifactRequestSchema }),
   output: ReviewResultSchema,
   run: ({ workspaceId, artifactId, review }, { services }) => services.review.validate(workspaceId, artifactId, review.by),
-  toWire: (result) => result,
   errors: { not_found: NO_SUCH_ARTIFACT_HERE, conflict: NOT_A_DRAFT },
 });
 
@@ -54,7 +53,6 @@ export const adminDisputeWorkspaceArtifact = defineOperation({
   input: WorkspaceArtifactParamsSchema.extend({ dispute: DisputeArtifactRequestSchema }),
   output: ReviewResultSchema,
   run: ({ workspaceId, artifactId, dispute }, { services }) => services.review.dispute(workspaceId, artifactId, dispute.by, dispute.reason),
-  toWire: (result) => result,
   errors: { invalid: INVALID_DISPUTE, not_found: NO_SUCH_ARTIFACT_HERE, conflict: NOT_A_DRAFT },
 });
 
@@ -69,7 +67,6 @@ export const adminValidateArtifact = defineOperation({
   input: AdminArtifactIdParamsSchema.extend({ review: ValidateArtifactRequestSchema }),
   output: ReviewResultSchema,
   run: async ({ id, review }, ctx) => adminValidateWorkspaceArtifact.run({ workspaceId: await ctx.services.review.workspaceOf(id), artifactId: id, review }, ctx),
-  toWire: (result) => result,
   errors: { not_found: NO_SUCH_ARTIFACT, conflict: NOT_A_DRAFT },
 });
 
@@ -81,6 +78,5 @@ export const adminDisputeArtifact = defineOperation({
   input: AdminArtifactIdParamsSchema.extend({ dispute: DisputeArtifactRequestSchema }),
   output: ReviewResultSchema,
   run: async ({ id, dispute }, ctx) => adminDisputeWorkspaceArtifact.run({ workspaceId: await ctx.services.review.workspaceOf(id), artifactId: id, dispute }, ctx),
-  toWire: (result) => result,
   errors: { invalid: INVALID_DISPUTE, not_found: NO_SUCH_ARTIFACT, conflict: NOT_A_DRAFT },
 });

@@ -36,6 +36,5 @@ export const adminRemoveReviewer = defineOperation({
   input: ReviewerParamsSchema,
   output: NO_CONTENT,
   run: ({ id, reviewerId }, { services }) => services.reviewers.remove(id, reviewerId),
-  toWire: () => undefined,
   errors: { not_found: { description: "No such workspace, or the reviewer is not one of its reviewers." } },
 });

@@ -15,7 +15,6 @@ export const adminReindexWorkspace = defineOperation({
     await services.workspaces.get(id);
     return services.indexer.reindexWorkspace(id);
   },
-  toWire: (result) => result,
   errors: { not_found: NO_SUCH_WORKSPACE },
 });
 
@@ -32,6 +31,5 @@ export const adminGetIndexState = defineOperation({
     await services.workspaces.get(id);
     return services.indexer.state(id);
   },
-  toWire: (state) => state,
   errors: { not_found: NO_SUCH_WORKSPACE },
 });

@@ -48,10 +48,11 @@ export interface Operation<A extends OperationAccess = OperationAccess, I extend
   /** The service call. Its result may carry what only a transport shows (a replay flag becomes a header). */
   run(input: z.output<I>, ctx: OperationContext<A>): Promise<R>;
   /**
-   * The answer on the wire. Every adapter parses it through `output` before sending it, so a field
+   * The answer on the wire; left out where the service's result already is (or, for NO_CONTENT,
+   * where there is none). Every adapter parses it through `output` before sending it, so a field
    * the contract does not name never leaves and a wrong one is a fault of ours, not the caller's.
    */
-  toWire(result: R, ctx: OperationContext<A>): unknown;
+  toWire?(result: R, ctx: OperationContext<A>): unknown;
   errors?: Partial<Record<DomainErrorKind, DocumentedError>>;
 }
 
@@ -62,6 +63,11 @@ export function defineOperation<A extends OperationAccess, I extends AnyObject, 
 /** An operation of any shape, as the lists and adapters hold them. */
 export type AnyOperation = Operation<OperationAccess, AnyObject, z.ZodType, any>;
 
+/** The wire form of an operation's result (the result itself where the operation declares none). */
+export function wireFormOf<A extends OperationAccess, R>(operation: Operation<A, AnyObject, z.ZodType, R>, result: R, ctx: OperationContext<A>): unknown {
+  return operation.toWire ? operation.toWire(result, ctx) : result;
+}
+
 /** Runs an operation and gives its answer in wire form, parsed through its output schema. */
 export async function answer<A extends OperationAccess, I extends AnyObject, O extends z.ZodType, R>(
   operation: Operation<A, I, O, R>,
@@ -69,5 +75,5 @@ export async function answer<A extends OperationAccess, I extends AnyObject, O e
   ctx: OperationContext<A>,
 ): Promise<{ result: R; body: z.output<O> }> {
   const result = await operation.run(input, ctx);
-  return { result, body: operation.output.parse(operation.toWire(result, ctx)) };
+  return { result, body: operation.output.parse(wireFormOf(operation, result, ctx)) };
 }

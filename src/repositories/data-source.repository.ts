@@ -52,9 +52,9 @@ export function createDataSourceRepository(db: DbTx) {
       return rows.map(toRecord).sort(byCodePoints((source) => source.name));
     },
 
-    async listNames(workspaceId: string): Promise<string[]> {
-      const rows = await db.dataSource.findMany({ where: { workspaceId }, select: { name: true } });
-      return rows.map((row) => row.name).sort(byCodePoints((name) => name));
+    /** Every data source's name in every workspace, for the admin check that spans workspaces. */
+    listAllNames(): Promise<Array<{ workspaceId: string; name: string }>> {
+      return db.dataSource.findMany({ select: { workspaceId: true, name: true }, });
     },
 
     async findByName(workspaceId: string, name: string): Promise<DataSourceRecord | null> {

@@ -52,10 +52,9 @@ export function createSkillRepository(db: DbTx) {
       return skills.sort(byCodePoints((skill) => skill.name));
     },
 
-    /** The names of all the workspace's skills, disabled ones included. */
-    async listNames(workspaceId: string): Promise<string[]> {
-      const skills = await db.skill.findMany({ where: { workspaceId }, select: { name: true } });
-      return skills.map((skill) => skill.name).sort(byCodePoints((name) => name));
+    /** Every skill's name in every workspace, disabled ones included, for the admin check that spans workspaces. */
+    listAllNames(): Promise<Array<{ workspaceId: string; name: string }>> {
+      return db.skill.findMany({ select: { workspaceId: true, name: true }, });
     },
 
     async findEnabledId(workspaceId: string, name: string): Promise<string | null> {

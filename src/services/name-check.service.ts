@@ -1,4 +1,5 @@
 import { dataSourceNameProblem, skillNameProblem } from "../contracts/names";
+import { byCodePoints } from "../lib/code-point-order";
 import type { DataSourceRepository } from "../repositories/data-source.repository";
 import type { SkillRepository } from "../repositories/skill.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
@@ -13,8 +14,8 @@ export interface NameViolation {
 
 interface NameCheckDeps {
   workspaces: Pick<WorkspaceRepository, "listAll">;
-  skills: Pick<SkillRepository, "listNames">;
-  dataSources: Pick<DataSourceRepository, "listNames">;
+  skills: Pick<SkillRepository, "listAllNames">;
+  dataSources: Pick<DataSourceRepository, "listAllNames">;
 }
 
 /**
@@ -23,17 +24,24 @@ interface NameCheckDeps {
  */
 export function createNameCheckService({ workspaces, skills, dataSources }: NameCheckDeps) {
   return {
+    /** In workspace order (oldest first), skills before data sources, each by name. Three statements, whatever the number of workspaces. */
     async findViolations(): Promise<NameViolation[]> {
-      const violations: NameViolation[] = [];
-      for (const workspace of await workspaces.listAll()) {
-        const found = (kind: NameViolation["kind"], problemOf: (name: string) => string | undefined) => (name: string) => {
+      const [all, skillNames, dataSourceNames] = await Promise.all([workspaces.listAll(), skills.listAllNames(), dataSources.listAllNames()]);
+      // By workspace, each list in code-point order of the names (as the lists of the API show them).
+      const violationsOf = (rows: Array<{ workspaceId: string; name: string }>, problemOf: (name: string) => string | undefined) => {
+        const found = new Map<string, Array<{ name: string; problem: string }>>();
+        for (const { workspaceId, name } of [...rows].sort(byCodePoints((row) => row.name))) {
           const problem = problemOf(name);
-          if (problem !== undefined) violations.push({ workspaceId: workspace.id, workspaceName: workspace.name, kind, name, problem });
-        };
-        (await skills.listNames(workspace.id)).forEach(found("skill", skillNameProblem));
-        (await dataSources.listNames(workspace.id)).forEach(found("dataSource", dataSourceNameProblem));
-      }
-      return violations;
+          if (problem !== undefined) found.set(workspaceId, [...(found.get(workspaceId) ?? []), { name, problem }]);
+        }
+        return found;
+      };
+      const bySkills = violationsOf(skillNames, skillNameProblem);
+      const byDataSources = violationsOf(dataSourceNames, dataSourceNameProblem);
+      return all.flatMap((workspace) => [
+        ...(bySkills.get(workspace.id) ?? []).map((found) => ({ workspaceId: workspace.id, workspaceName: workspace.name, kind: "skill" as const, ...found })),
+        ...(byDataSources.get(workspace.id) ?? []).map((found) => ({ workspaceId: workspace.id, workspaceName: workspace.name, kind: "dataSource" as const, ...found })),
+      ]);
     },
   };
 }

@@ -2,7 +2,7 @@
 // `npm test` runs (tests/architecture/dependency-rules.test.ts). Type-only imports count: a type
 // imported upwards ties two layers together as much as a value does.
 
-const ADAPTERS = "^src/(http|routes|mcp|console)/";
+const ADAPTERS = "^src/(http|routes|mcp|console|oauth)/";
 /** Where the whole graph is wired; they may import anything. */
 const COMPOSITION_ROOTS = ["^src/(app|server|worker)[.]ts$", "^src/services/index[.]ts$", "^src/cli/"];
 

@@ -9,6 +9,9 @@ import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
 import { mcpEndpoint } from "./mcp/mcp-endpoint";
+import { CONNECTOR_MCP_PATH, createAuthorizationServer } from "./oauth/authorization-server";
+import { requireConnectorToken, requireToolScope } from "./oauth/connector-auth";
+import { oauthRouter } from "./oauth/oauth-routes";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
 import { referencePageRouter } from "./routes/docs/reference-page";
@@ -26,10 +29,14 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Defaults to DEFAULT_RATE_LIMITS. */
   rateLimits?: RateLimitSettings;
+  /** SIGNING_SECRET: also signs the OAuth authorization server's cookies, so that every process reads them. */
+  signingSecret?: string;
+  /** Most OAuth clients registered at once (OAUTH_MAX_CLIENTS). */
+  maxOAuthClients?: number;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -53,9 +60,31 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
     });
   }
   app.use(router);
-  app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn }));
+  const authorization = createAuthorizationServer({
+    services,
+    logger,
+    publicBaseUrl,
+    cookieSecret: signingSecret,
+    trustProxy,
+    maxClients: maxOAuthClients,
+  });
+  app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn, authorization }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
+  // /mcp takes API keys and advertises no authorization server, so header-configured clients keep
+  // sending their key; /connector/mcp is the same server behind OAuth, for hosted connectors.
   app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey, authFailures }));
+  app.use(oauthRouter(authorization, services, { registrationLimiter: rateLimiters.registrations }));
+  app.use(
+    mcpEndpoint({
+      services,
+      logger,
+      publicBaseUrl,
+      rateLimit: rateLimiters.perKey,
+      authFailures,
+      path: CONNECTOR_MCP_PATH,
+      authenticate: [requireConnectorToken(authorization, services, authFailures), requireToolScope(authorization)],
+    }),
+  );
   app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

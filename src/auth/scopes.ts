@@ -10,3 +10,6 @@ export function isScope(value: string): value is Scope {
 export function keyAllows(keyScopes: readonly string[], required: Scope): boolean {
   return keyScopes.length === 0 || keyScopes.includes(required);
 }
+
+/** What an OAuth grant may hold: the MCP server is read-only, so never artifacts:write. */
+export const READ_SCOPES: readonly Scope[] = SCOPES.filter((scope) => scope !== "artifacts:write");

@@ -5,6 +5,8 @@ import { findUnstorableInput } from "../http/text-safety";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { ASSETS_DIR } from "./assets-manifest";
+import type { AuthorizationServer } from "../oauth/authorization-server";
+import { consentRoutes } from "./connect-routes";
 import { mountKeyRoutes } from "./key-routes";
 import { messagePage } from "./pages/message";
 import { chromeOf, localsOf, pageForError, requireReviewer, sendPage } from "./respond";
@@ -34,7 +36,7 @@ function requireCsrf(req: Request, res: Response, next: NextFunction): void {
 export function consoleRouter(
   services: Services,
   logger: Logger,
-  options: { signInLimiter?: RequestHandler; now?: () => Date } = {},
+  options: { signInLimiter?: RequestHandler; now?: () => Date; authorization?: AuthorizationServer } = {},
 ): Router {
   const now = options.now ?? (() => new Date());
   const router = express.Router();
@@ -49,8 +51,11 @@ export function consoleRouter(
 
   if (options.signInLimiter) router.post("/sign-in", options.signInLimiter);
   mountSignInRoutes(router, services.reviewers);
+  const consent = options.authorization ? consentRoutes(services, options.authorization) : undefined;
+  consent?.mountPage(router);
   router.use(requireReviewer);
   router.post("/{*rest}", requireCsrf);
+  consent?.mountDecision(router);
   mountReviewRoutes(router, services, logger, now);
   mountKeyRoutes(router, services, now);
 

@@ -26,6 +26,14 @@ export interface McpEndpointDeps {
   rateLimit?: RequestHandler;
   /** The REST API's budget of refused keys per client address, shared with it. */
   authFailures?: AuthFailureLimiter;
+  /** Where the endpoint answers; MCP_PATH unless another resource is mounted with the same transport. */
+  path?: string;
+  /**
+   * The credential check, which sets `res.locals.principal` and answers refusals with its own
+   * challenge; the API key check (requireMcpKey) unless given. A handler here that parses the
+   * body leaves it in `req.body` for the transport.
+   */
+  authenticate?: RequestHandler[];
 }
 
 /**
@@ -50,14 +58,14 @@ export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate" 
  * `/mcp`: the MCP Streamable HTTP transport, stateless. Each POST gets a server holding the
  * key's tools and a transport answering in JSON; nothing outlives the request.
  */
-export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit, authFailures }: McpEndpointDeps): Router {
+export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit, authFailures, path = MCP_PATH, authenticate }: McpEndpointDeps): Router {
   const router = express.Router();
-  router.options(MCP_PATH, (_req, res) => {
+  router.options(path, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
-  router.use(MCP_PATH, requireMcpKey(services.apiKeys, authFailures));
-  if (rateLimit) router.post(MCP_PATH, rateLimit);
-  router.post(MCP_PATH, async (req: Request, res: Response) => {
+  router.use(path, ...(authenticate ?? [requireMcpKey(services.apiKeys, authFailures)]));
+  if (rateLimit) router.post(path, rateLimit);
+  router.post(path, async (req: Request, res: Response) => {
     const principal = res.locals.principal as ApiKeyPrincipal;
     const baseUrl = publicBaseUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.get("host")}`;
     const server = createMcpServer({
@@ -77,13 +85,13 @@ export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit, authFa
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, req.body);
   });
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
-  router.all(MCP_PATH, (req: Request) => {
+  router.all(path, (req: Request) => {
     throw new ApiError(
       "method_not_allowed",
-      `Method ${req.method} is not allowed on ${MCP_PATH}: this MCP server is stateless and answers POST only`,
+      `Method ${req.method} is not allowed on ${path}: this MCP server is stateless and answers POST only`,
       { Allow: "POST, OPTIONS" },
     );
   });

@@ -29,6 +29,10 @@ import { createReviewerService } from "./reviewer.service";
 import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createSkillService } from "./skill.service";
 import { createWorkspaceService } from "./workspace.service";
+import { createConnectedAppService } from "./connected-app.service";
+import { createOAuthStoreService } from "./oauth-store.service";
+import { createConnectedAppRepository } from "../repositories/connected-app.repository";
+import { createOAuthRecordRepository } from "../repositories/oauth-record.repository";
 import { EmbeddingIndexer, type IndexerOptions } from "../indexing/embedding-indexer";
 import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
@@ -87,6 +91,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const vocabulary = createWorkspaceVocabulary(createVocabularyRepository(db));
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
+  const oauthStore = createOAuthStoreService({ records: createOAuthRecordRepository(db), clock });
   return {
     database,
     embeddings,
@@ -96,6 +101,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     directives,
     workspaces: createWorkspaceService({ workspaces }),
     apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
+    oauthStore,
+    connectedApps: createConnectedAppService({ apps: createConnectedAppRepository(db), workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
     artifacts: createArtifactService({
       artifacts,
       search: createArtifactSearchRepository(db, vectorIndexes),

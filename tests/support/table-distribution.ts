@@ -16,6 +16,10 @@ export const NOT_PER_WORKSPACE: Record<string, { kind: "reference" | "local"; wh
     kind: "local",
     why: "the `database` file storage: bytes by storage key (the key names the workspace and the content's SHA-256), read by key through signed links",
   },
+  oauth_records: {
+    kind: "reference",
+    why: "the OAuth authorization server's clients, interactions, codes and tokens, found by client id or token digest before any workspace is chosen; a grant's workspace is a row of connected_apps",
+  },
   _prisma_migrations: { kind: "local", why: "the migration runner's own bookkeeping" },
 };
 

@@ -13,6 +13,8 @@ export interface RateLimitSettings {
   signIn?: number;
   /** Refused credentials per client address every AUTH_FAILURE_WINDOW_SECONDS (default 30). */
   authFailures?: number;
+  /** OAuth client registrations per client address every REGISTRATION_WINDOW_SECONDS (default 20). */
+  registrations?: number;
   /** Count in the database, shared by every process on it (default: when it is a managed PostgreSQL). */
   shared?: boolean;
 }
@@ -33,7 +35,12 @@ export interface RateLimiters {
    */
   authFailures: AuthFailureLimiter;
   adminTokenFailures: AuthFailureLimiter;
+  /** OAuth dynamic client registrations per client address and hour. */
+  registrations: RequestHandler;
 }
+
+export const REGISTRATION_WINDOW_SECONDS = 3600;
+export const DEFAULT_REGISTRATION_LIMIT = 20;
 
 /**
  * Refused credentials (unknown or revoked API keys, wrong admin tokens) per client address in five
@@ -89,6 +96,13 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
     }),
     authFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("auth-failure:") }),
     adminTokenFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("admin-token-failure:") }),
+    registrations: createAddressRateLimiter({
+      name: "client-registrations",
+      limit: settings.registrations ?? DEFAULT_REGISTRATION_LIMIT,
+      windowSeconds: REGISTRATION_WINDOW_SECONDS,
+      store: storeFor("registration:"),
+      counted: "client registrations",
+    }),
   };
 }
 

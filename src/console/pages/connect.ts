@@ -1,0 +1,59 @@
+import { html } from "../html";
+import { layout, type PageChrome } from "./layout";
+
+export interface ConsentView {
+  uid: string;
+  clientName: string;
+  clientId: string;
+  redirectHost: string;
+  workspaces: Array<{ id: string; name: string }>;
+  /** The read scopes offered, and whether each is ticked to begin with. */
+  scopes: Array<{ scope: string; checked: boolean }>;
+  /** Asked for but never granted here (artifacts:write, unknown names). */
+  refused: string[];
+  error?: string;
+}
+
+/** The consent page: which app, where it sends the person back, which workspace and scopes. */
+export function consentPage(chrome: PageChrome & { csrfToken: string }, view: ConsentView) {
+  return layout(
+    `Connect ${view.clientName}`,
+    chrome,
+    html`<section class="card narrow" data-section="consent">
+  <h1>Connect “${view.clientName}”?</h1>
+  <p>The app will read the workspace you choose, with the scopes you tick, until you revoke it under API keys → Connected apps. It can never push or change anything.</p>
+  <dl class="facts">
+    <dt>App</dt><dd>${view.clientName}${view.clientName !== view.clientId ? html` <span class="muted small mono">${view.clientId}</span>` : ""}</dd>
+    <dt>Sends you back to</dt><dd><strong data-redirect-host>${view.redirectHost}</strong></dd>
+  </dl>
+  ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
+  ${view.refused.length ? html`<p class="notice">Not granted here: ${view.refused.map((scope, i) => html`${i ? ", " : ""}<code>${scope}</code>`)}.</p>` : ""}
+  <form method="post" action="/console/connect/${view.uid}" class="stack">
+    <input type="hidden" name="_csrf" value="${chrome.csrfToken}">
+    <label>Workspace <select name="workspace" required>${view.workspaces.map((w) => html`<option value="${w.id}">${w.name}</option>`)}</select></label>
+    <fieldset><legend>Scopes</legend>
+      ${view.scopes.map(({ scope, checked }) => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${checked ? html` checked` : ""}> <code>${scope}</code></label>`)}
+    </fieldset>
+    <div class="actions">
+      <button type="submit" name="decision" value="approve" class="primary">Approve</button>
+      <button type="submit" name="decision" value="deny">Deny</button>
+    </div>
+  </form>
+</section>`,
+  );
+}
+
+/**
+ * A page that navigates to `target` on this origin by itself. Used twice: to repeat a cross-site
+ * arrival as a same-site navigation (the SameSite=Strict session cookie is then sent), and to leave
+ * an approved form for the authorization endpoint by navigation rather than by the form's redirect
+ * (CSP form-action 'self' would stop a redirect to the app's origin).
+ */
+export function continuePage(chrome: PageChrome, title: string, message: string, target: string) {
+  return layout(
+    title,
+    chrome,
+    html`<meta http-equiv="refresh" content="0;url=${target}">
+<section class="card narrow" data-section="continue"><h1>${title}</h1><p>${message}</p><p><a href="${target}" data-continue>Continue</a></p></section>`,
+  );
+}

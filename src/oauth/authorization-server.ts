@@ -1,0 +1,145 @@
+import { randomBytes } from "node:crypto";
+import type { Request } from "express";
+import type Provider from "oidc-provider";
+import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
+import { READ_SCOPES } from "../auth/scopes";
+import type { Logger } from "../lib/logger";
+import type { Services } from "../services";
+import { storageAdapter } from "./storage-adapter";
+
+/** Where the authorization server answers; its issuer is this path on the public address. */
+export const OAUTH_PATH = "/oauth";
+/** The OAuth-protected MCP resource for hosted connectors; /mcp stays key-only. */
+export const CONNECTOR_MCP_PATH = "/connector/mcp";
+/** Where the consent page of an interaction is, in the console. */
+export const CONSENT_PATH = "/console/connect";
+
+export const TTL_SECONDS = {
+  // One-time and short: the client exchanges it at once.
+  AuthorizationCode: 60,
+  AccessToken: 60 * 60,
+  // Rotated on each use; a client that stays away this long signs in again.
+  RefreshToken: 30 * 24 * 60 * 60,
+  Grant: 365 * 24 * 60 * 60,
+  // The consent page: long enough to sign in first.
+  Interaction: 15 * 60,
+  // The authorization server's own sign-in state; the console session is what counts.
+  Session: 15 * 60,
+} as const;
+
+export interface AuthorizationServerOptions {
+  services: Services;
+  logger: Logger;
+  /** PUBLIC_BASE_URL: the issuer and resource are named on it. Without it, on the address a request used. */
+  publicBaseUrl?: string;
+  /** Signs the authorization server's cookies; SIGNING_SECRET, so that every process reads them. */
+  cookieSecret?: string;
+  trustProxy?: boolean | number | string;
+  /** Most clients registered at once; registration answers 503 beyond it. */
+  maxClients?: number;
+}
+
+export interface AuthorizationServer {
+  provider(req: Request): Promise<Provider>;
+  baseUrl(req: Request): string;
+  issuer(req: Request): string;
+  /** The absolute URL of /connector/mcp: the only audience tokens are issued for. */
+  resource(req: Request): string;
+  /** The Protected Resource Metadata of /connector/mcp (RFC 9728). */
+  resourceMetadataUrl(req: Request): string;
+  maxClients: number;
+}
+
+export const DEFAULT_MAX_CLIENTS = 10_000;
+
+// Without PUBLIC_BASE_URL (a local embedded setup), one issuer per address the server is reached
+// at (localhost, 127.0.0.1…), and no more than this many, so that Host headers cannot grow it.
+const MAX_ISSUERS = 4;
+
+/**
+ * panva's oidc-provider (OpenID certified) as the OAuth 2.1 authorization server of the connector
+ * MCP resource: authorization code with PKCE (S256), dynamic client registration, resource
+ * indicators binding every token to /connector/mcp, rotating refresh tokens whose reuse revokes
+ * the grant, `iss` in authorization responses. The consent interaction is the console's.
+ */
+export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
+  const cookieKeys = [options.cookieSecret ?? randomBytes(32).toString("base64url")];
+  const providers = new Map<string, Promise<Provider>>();
+  const baseUrl = (req: Request) => (options.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
+
+  async function build(base: string): Promise<Provider> {
+    const { default: ProviderClass, errors } = await import("oidc-provider");
+    const resource = `${base}${CONNECTOR_MCP_PATH}`;
+    const configuration: Configuration = {
+      adapter: storageAdapter(options.services.oauthStore),
+      clients: [],
+      // An account is a console account; what it may reach is decided at consent, per workspace.
+      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+      // Known to the server too, so that registration (RFC 7591 `scope`) and metadata accept them;
+      // tokens carry them for the resource (getResourceServerInfo).
+      scopes: [...READ_SCOPES],
+      claims: { openid: ["sub"] },
+      responseTypes: ["code"],
+      clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
+      pkce: { required: () => true },
+      allowOmittingSingleRegisteredRedirectUri: false,
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true },
+        revocation: { enabled: true },
+        userinfo: { enabled: false },
+        rpInitiatedLogout: { enabled: false },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx, indicator) => {
+            if (indicator !== resource) throw new errors.InvalidTarget(`tokens are issued for ${resource} only`);
+            return { scope: READ_SCOPES.join(" "), audience: resource, accessTokenFormat: "opaque", accessTokenTTL: TTL_SECONDS.AccessToken };
+          },
+        },
+      },
+      // Every client gets a refresh token; it rotates on each use, and a reused one revokes the grant.
+      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+      rotateRefreshToken: true,
+      // Consent is asked for every authorization: a grant is never reused silently.
+      loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+        const grantId = ctx.oidc.result?.consent?.grantId;
+        return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+      },
+      interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+      cookies: { keys: cookieKeys },
+      ttl: { ...TTL_SECONDS },
+      routes: {
+        authorization: "/authorize",
+        token: "/token",
+        registration: "/register",
+        revocation: "/revoke",
+        jwks: "/jwks",
+      },
+    };
+    const provider = new ProviderClass(`${base}${OAUTH_PATH}`, configuration);
+    if (options.trustProxy) provider.proxy = true;
+    // Logged without the request: its parameters may hold codes or tokens.
+    provider.on("server_error", (_ctx: unknown, error: Error) => options.logger.error({ err: error }, "OAuth authorization server error"));
+    return provider;
+  }
+
+  return {
+    provider(req: Request) {
+      const base = baseUrl(req);
+      let provider = providers.get(base);
+      if (!provider) {
+        if (providers.size >= MAX_ISSUERS) providers.delete(providers.keys().next().value!);
+        provider = build(base);
+        providers.set(base, provider);
+      }
+      return provider;
+    },
+    baseUrl,
+    issuer: (req) => `${baseUrl(req)}${OAUTH_PATH}`,
+    resource: (req) => `${baseUrl(req)}${CONNECTOR_MCP_PATH}`,
+    resourceMetadataUrl: (req) => `${baseUrl(req)}/.well-known/oauth-protected-resource${CONNECTOR_MCP_PATH}`,
+    maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
+  };
+}

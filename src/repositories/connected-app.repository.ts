@@ -1,0 +1,60 @@
+import type { DbTx } from "../db/database";
+
+export interface ConnectedAppRecord {
+  id: string;
+  workspaceId: string;
+  grantedBy: string;
+  clientId: string;
+  clientName: string;
+  redirectHost: string;
+  scopes: string[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const APP_FIELDS = {
+  id: true,
+  workspaceId: true,
+  grantedBy: true,
+  clientId: true,
+  clientName: true,
+  redirectHost: true,
+  scopes: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
+
+export function createConnectedAppRepository(db: DbTx) {
+  return {
+    async create(workspaceId: string, data: Omit<ConnectedAppRecord, "workspaceId" | "createdAt" | "lastUsedAt" | "revokedAt"> & { reviewerId: string }): Promise<ConnectedAppRecord> {
+      return db.connectedApp.create({ data: { workspaceId, ...data }, select: APP_FIELDS });
+    },
+
+    listByWorkspace(workspaceId: string): Promise<ConnectedAppRecord[]> {
+      return db.connectedApp.findMany({ where: { workspaceId }, select: APP_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+    },
+
+    /** A grant found by its id alone: what an access token names, before the workspace is known. */
+    findById(id: string): Promise<ConnectedAppRecord | null> {
+      return db.connectedApp.findFirst({ where: { id }, select: APP_FIELDS });
+    },
+
+    /** Sets revokedAt once. Null when the workspace has no such grant. */
+    async revoke(workspaceId: string, id: string, at: Date): Promise<ConnectedAppRecord | null> {
+      await db.connectedApp.updateMany({ where: { workspaceId, id, revokedAt: null }, data: { revokedAt: at } });
+      return db.connectedApp.findUnique({ where: { workspaceId_id: { workspaceId, id } }, select: APP_FIELDS });
+    },
+
+    async touchLastUsed(workspaceId: string, id: string, at: Date): Promise<void> {
+      const aMinuteAgo = new Date(at.getTime() - 60_000);
+      await db.connectedApp.updateMany({
+        where: { workspaceId, id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: aMinuteAgo } }] },
+        data: { lastUsedAt: at },
+      });
+    },
+  };
+}
+
+export type ConnectedAppRepository = ReturnType<typeof createConnectedAppRepository>;

@@ -93,6 +93,9 @@ const EnvSchema = z
     RATE_LIMIT_PER_ADDRESS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(120)),
     RATE_LIMIT_SIGN_IN: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10)),
     RATE_LIMIT_AUTH_FAILURES: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(30)),
+    // OAuth dynamic client registrations per client address and hour, and registered clients in all.
+    RATE_LIMIT_CLIENT_REGISTRATIONS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(20)),
+    OAUTH_MAX_CLIENTS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10_000)),
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -158,7 +161,9 @@ export interface Config {
   indexer: Env["INDEXER"];
   /** How long an authenticated API key is trusted without a database lookup (0: never). */
   apiKeyCacheTtlMs: number;
-  rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number };
+  rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number; registrations: number };
+  /** Most OAuth clients registered at once; registration answers 503 beyond it. */
+  oauthMaxClients: number;
 }
 
 export class ConfigError extends Error {
@@ -213,7 +218,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       perAddress: env.RATE_LIMIT_PER_ADDRESS,
       signIn: env.RATE_LIMIT_SIGN_IN,
       authFailures: env.RATE_LIMIT_AUTH_FAILURES,
+      registrations: env.RATE_LIMIT_CLIENT_REGISTRATIONS,
     },
+    oauthMaxClients: env.OAUTH_MAX_CLIENTS,
   };
 }
 

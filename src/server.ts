@@ -56,6 +56,8 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
     rateLimits: config.rateLimits,
+    signingSecret: config.signingSecret,
+    maxOAuthClients: config.oauthMaxClients,
   });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Request } from "express";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
@@ -70,6 +70,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   async function build(base: string): Promise<Provider> {
     const { default: ProviderClass, errors } = await import("oidc-provider");
     const resource = `${base}${CONNECTOR_MCP_PATH}`;
+    // Signs nothing a resource relies on (access tokens are opaque and no ID token is issued:
+    // `openid` is never granted), so a key per process suffices.
+    const signingKey = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256" };
     const configuration: Configuration = {
       adapter: storageAdapter(options.services.oauthStore),
       clients: [],
@@ -102,6 +105,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       // Every client gets a refresh token; it rotates on each use, and a reused one revokes the grant.
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
       rotateRefreshToken: true,
+      // Tokens live by their own TTLs and their grant, not by the short sign-in state of the browser.
+      expiresWithSession: () => false,
       // Consent is asked for every authorization: a grant is never reused silently.
       loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
         const grantId = ctx.oidc.result?.consent?.grantId;
@@ -109,6 +114,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       },
       interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
       cookies: { keys: cookieKeys },
+      jwks: { keys: [signingKey] },
       ttl: { ...TTL_SECONDS },
       routes: {
         authorization: "/authorize",
@@ -122,6 +128,10 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     if (options.trustProxy) provider.proxy = true;
     // Logged without the request: its parameters may hold codes or tokens.
     provider.on("server_error", (_ctx: unknown, error: Error) => options.logger.error({ err: error }, "OAuth authorization server error"));
+    // A reused refresh token or code revokes the grant; the connected app must show it revoked.
+    provider.on("grant.revoked", (_ctx: unknown, grantId: string) => {
+      options.services.connectedApps.revokedByServer(grantId).catch((error: unknown) => options.logger.error({ err: error, grantId }, "could not mark a connected app revoked"));
+    });
     return provider;
   }
 

@@ -65,6 +65,16 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
     },
 
     /**
+     * Marks a grant revoked that the authorization server revoked itself (a refresh token or a code
+     * used twice): its tokens are gone already; the listing should say so.
+     */
+    async revokedByServer(grantId: string): Promise<void> {
+      cache.delete(grantId);
+      const app = await apps.findById(grantId);
+      if (app) await apps.revoke(app.workspaceId, grantId, clock.now());
+    },
+
+    /**
      * The principal of a live grant, or 401. A grant revoked through this process is refused at
      * once; one revoked through another process within the cache TTL, as for API keys.
      */

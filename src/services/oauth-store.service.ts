@@ -24,6 +24,13 @@ const sha256 = (text: string) => createHash("sha256").update(text, "utf8").diges
 
 export const keyOf = (kind: string, id: string) => (SECRET_KINDS.has(kind) ? sha256(id) : id);
 
+/** A secret record's payload names its own id (`jti`, the opaque token itself): it is left out, and put back on lookup by id. */
+function storable(kind: string, payload: Record<string, unknown>): Record<string, unknown> {
+  if (!SECRET_KINDS.has(kind)) return payload;
+  const { jti: _id, ...rest } = payload;
+  return rest;
+}
+
 export interface OAuthStoreServiceDeps {
   records: OAuthRecordRepository;
   clock: Clock;
@@ -37,14 +44,15 @@ export function createOAuthStoreService({ records, clock }: OAuthStoreServiceDep
   return {
     async upsert(kind: string, id: string, payload: Record<string, unknown>, expiresInSeconds?: number): Promise<void> {
       await records.upsert(kind, keyOf(kind, id), {
-        payload,
+        payload: storable(kind, payload),
         grantId: typeof payload.grantId === "string" ? payload.grantId : undefined,
         uid: typeof payload.uid === "string" ? payload.uid : undefined,
         expiresAt: expiresInSeconds ? new Date(clock.now().getTime() + expiresInSeconds * 1000) : undefined,
       });
     },
     async find(kind: string, id: string): Promise<Record<string, unknown> | undefined> {
-      return withConsumed(await records.find(kind, keyOf(kind, id), clock.now()));
+      const found = withConsumed(await records.find(kind, keyOf(kind, id), clock.now()));
+      return found && SECRET_KINDS.has(kind) ? { ...found, jti: id } : found;
     },
     async findByUid(kind: string, uid: string): Promise<Record<string, unknown> | undefined> {
       return withConsumed(await records.findByUid(kind, uid, clock.now()));

@@ -108,6 +108,48 @@ async function connect(provider: InMemoryOAuthProvider, consent: Consent = {}): 
   return client;
 }
 
+const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+
+/** One JSON-RPC message posted as an MCP client posts it, with a bearer credential. */
+function post(url: URL | string, credential: string | undefined, body: unknown) {
+  return fetch(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...(credential ? { Authorization: `Bearer ${credential}` } : {}) },
+    body: JSON.stringify(body),
+  });
+}
+
+const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+const toolCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } });
+
+/** Registration and consent through the SDK and the browser, stopping at the code: what the token endpoint tests start from. */
+async function authorizationCode(provider: InMemoryOAuthProvider, consent: Consent = {}): Promise<string> {
+  const { callback } = await consentInBrowser(await startConnecting(provider), consent);
+  const code = callback.searchParams.get("code");
+  if (!code) throw new Error(`no code came back: ${callback.href}`);
+  return code;
+}
+
+async function exchange(provider: InMemoryOAuthProvider, code: string, codeVerifier = provider.codeVerifier() as string) {
+  return exchangeAuthorization(issuer(), {
+    metadata: await discoverAuthorizationServerMetadata(issuer()),
+    clientInformation: provider.client!,
+    authorizationCode: code,
+    codeVerifier,
+    redirectUri: site.redirectUri,
+    resource: connectorUrl(),
+  });
+}
+
+async function refresh(provider: InMemoryOAuthProvider, refreshToken: string) {
+  return refreshAuthorization(issuer(), {
+    metadata: await discoverAuthorizationServerMetadata(issuer()),
+    clientInformation: provider.client!,
+    refreshToken,
+    resource: connectorUrl(),
+  });
+}
+
 describe("connecting a hosted connector through OAuth", () => {
   it("registers, signs in through the console, and then searches and fetches that workspace only", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri);
@@ -124,5 +166,152 @@ describe("connecting a hosted connector through OAuth", () => {
     const elsewhere = await callTool(client, "fetch", { id: otherArtifact });
     expect(elsewhere.isError).toBe(true);
     await client.close();
+  });
+
+  it("reaches consent without signing in again when the browser arrives cross-site with a console session", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const { callback, visited } = await consentInBrowser(await startConnecting(provider));
+    expect(callback.searchParams.get("code")).toBeTruthy();
+    expect(visited.some((url) => new URL(url).pathname === "/console/sign-in")).toBe(false);
+  });
+
+  it("sends access_denied back to the app when the person denies, and records no grant", async () => {
+    const before = (await t.services.connectedApps.list(home.workspaceId)).length;
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const { callback } = await consentInBrowser(await startConnecting(provider), { decision: "deny" });
+    expect(callback.searchParams.get("error")).toBe("access_denied");
+    expect(callback.searchParams.get("code")).toBeNull();
+    expect(await t.services.connectedApps.list(home.workspaceId)).toHaveLength(before);
+  });
+
+  it("lists the grant as a connected app of the chosen workspace, with who granted it and its scopes", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Listing check" });
+    await connect(provider, { workspace: other.workspaceId, scopes: ["artifacts:read", "skills:read"] });
+    const apps = await t.services.connectedApps.list(other.workspaceId);
+    expect(apps.find((app) => app.clientName === "Listing check")).toMatchObject({ grantedBy: reviewer.email, scopes: ["artifacts:read", "skills:read"], redirectHost: new URL(site.origin).host, revokedAt: null });
+  });
+});
+
+describe("the token endpoint", () => {
+  it("refuses a code with the wrong PKCE verifier, accepts the right one once, and revokes what it issued when the code comes again", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const code = await authorizationCode(provider);
+    await expect(exchange(provider, code, "x".repeat(64))).rejects.toThrow(/PKCE|grant/i);
+    const tokens = await exchange(provider, code);
+    expect((await post(connectorUrl(), tokens.access_token, initialize)).status).toBe(200);
+    await expect(exchange(provider, code)).rejects.toThrow(/grant/i);
+    expect((await post(connectorUrl(), tokens.access_token, initialize)).status).toBe(401);
+  });
+
+  it("rotates refresh tokens, and revokes the grant when an old one is used again", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Rotation check" });
+    const first = await exchange(provider, await authorizationCode(provider));
+    const second = await refresh(provider, first.refresh_token!);
+    expect(second.refresh_token).toBeTruthy();
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect((await post(connectorUrl(), second.access_token, initialize)).status).toBe(200);
+
+    await expect(refresh(provider, first.refresh_token!)).rejects.toThrow(/grant/i);
+    await expect(refresh(provider, second.refresh_token!)).rejects.toThrow(/grant/i);
+    expect((await post(connectorUrl(), second.access_token, initialize)).status).toBe(401);
+    const app = (await t.services.connectedApps.list(home.workspaceId)).find((a) => a.clientName === "Rotation check");
+    expect(app?.revokedAt).not.toBeNull();
+  });
+
+  it("stores no code or token as it was issued, only digests", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const code = await authorizationCode(provider);
+    const tokens = await exchange(provider, code);
+    const stored = JSON.stringify(await t.database.prisma.oAuthRecord.findMany());
+    for (const secret of [code, tokens.access_token, tokens.refresh_token!]) expect(stored).not.toContain(secret);
+  });
+});
+
+describe("the authorization endpoint", () => {
+  it("refuses a redirect URI that was not registered, without redirecting to it", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const url = await startConnecting(provider);
+    url.searchParams.set("redirect_uri", "http://localhost:1/elsewhere");
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toMatch(/redirect_uri/);
+  });
+
+  it("refuses an authorization request without PKCE", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const url = await startConnecting(provider);
+    url.searchParams.delete("code_challenge");
+    url.searchParams.delete("code_challenge_method");
+    const res = await fetch(url, { redirect: "manual" });
+    const location = new URL(res.headers.get("location") ?? "http://invalid/");
+    expect(location.searchParams.get("error")).toBe("invalid_request");
+    expect(location.searchParams.get("error_description")).toMatch(/PKCE/);
+  });
+
+  it("issues tokens for /connector/mcp only", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const url = await startConnecting(provider);
+    url.searchParams.set("resource", "https://api.example.com/mcp");
+    const res = await fetch(url, { redirect: "manual" });
+    const location = new URL(res.headers.get("location") ?? "http://invalid/");
+    expect(location.searchParams.get("error")).toBe("invalid_target");
+  });
+});
+
+describe("/connector/mcp", () => {
+  it("answers 401 pointing to its Protected Resource Metadata, which names the authorization server", async () => {
+    const res = await post(connectorUrl(), undefined, initialize);
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get("www-authenticate") ?? "";
+    const metadataUrl = `${server.origin}/.well-known/oauth-protected-resource/connector/mcp`;
+    expect(challenge).toBe(`Bearer resource_metadata="${metadataUrl}", scope="artifacts:read intelligence:read data:read skills:read"`);
+    const metadata = await (await fetch(metadataUrl)).json();
+    expect(metadata).toMatchObject({ resource: connectorUrl().href, authorization_servers: [issuer()], scopes_supported: ["artifacts:read", "intelligence:read", "data:read", "skills:read"] });
+    const server8414 = await (await fetch(`${server.origin}/.well-known/oauth-authorization-server/oauth`)).json();
+    expect(server8414).toMatchObject({ issuer: issuer(), code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true, registration_endpoint: `${issuer()}/register` });
+  });
+
+  it("refuses an API key with 401", async () => {
+    const res = await post(connectorUrl(), home.key, initialize);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+  });
+
+  it("refuses a token issued for the resource at another address", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    await connect(provider);
+    const sameServerOtherName = connectorUrl().href.replace("127.0.0.1", "localhost");
+    const res = await post(sameServerOtherName, provider.saved!.access_token, initialize);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: string }).error).toMatch(/not issued for/);
+  });
+
+  it("answers 403 insufficient_scope for a tool the grant's scopes do not cover, and serves the others", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    const client = await connect(provider, { scopes: ["intelligence:read"] });
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["get_briefing", "recall_memories"]);
+    expect((await callTool(client, "get_briefing")).isError).toBeFalsy();
+    await client.close();
+    const res = await post(connectorUrl(), provider.saved!.access_token, toolCall("search", { query: "kiosk" }));
+    expect(res.status).toBe(403);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="insufficient_scope"/);
+    expect(res.headers.get("www-authenticate")).toMatch(/scope="intelligence:read artifacts:read"/);
+  });
+});
+
+describe("/mcp beside it", () => {
+  it("still serves an API key and advertises no authorization server", async () => {
+    expect((await post(new URL("/mcp", server.origin), home.key, initialize)).status).toBe(200);
+    const refused = await post(new URL("/mcp", server.origin), undefined, initialize);
+    expect(refused.headers.get("www-authenticate")).not.toMatch(/resource_metadata/);
+    expect((await fetch(`${server.origin}/.well-known/oauth-protected-resource`)).status).toBe(404);
+    expect((await fetch(`${server.origin}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+  });
+
+  it("refuses an OAuth access token", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    await connect(provider);
+    expect((await post(new URL("/mcp", server.origin), provider.saved!.access_token, initialize)).status).toBe(401);
   });
 });

@@ -33,10 +33,12 @@ export interface AppDeps {
   signingSecret?: string;
   /** Most OAuth clients registered at once (OAUTH_MAX_CLIENTS). */
   maxOAuthClients?: number;
+  /** A CA (PEM) also trusted for Client ID Metadata Documents (OAUTH_CLIENT_METADATA_CA_FILE). */
+  clientMetadataCa?: string;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -67,6 +69,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
     cookieSecret: signingSecret,
     trustProxy,
     maxClients: maxOAuthClients,
+    clientMetadataCa,
   });
   app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn, authorization }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.

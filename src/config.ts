@@ -96,6 +96,8 @@ const EnvSchema = z
     // OAuth dynamic client registrations per client address and hour, and registered clients in all.
     RATE_LIMIT_CLIENT_REGISTRATIONS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(20)),
     OAUTH_MAX_CLIENTS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10_000)),
+    // A CA certificate file (PEM) also trusted for Client ID Metadata Documents served inside a private network.
+    OAUTH_CLIENT_METADATA_CA_FILE: optionalText,
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -164,6 +166,8 @@ export interface Config {
   rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number; registrations: number };
   /** Most OAuth clients registered at once; registration answers 503 beyond it. */
   oauthMaxClients: number;
+  /** Path of a CA (PEM) also trusted for Client ID Metadata Documents. */
+  oauthClientMetadataCaFile: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -221,6 +225,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       registrations: env.RATE_LIMIT_CLIENT_REGISTRATIONS,
     },
     oauthMaxClients: env.OAUTH_MAX_CLIENTS,
+    oauthClientMetadataCaFile: env.OAUTH_CLIENT_METADATA_CA_FILE,
   };
 }
 

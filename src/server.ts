@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import "dotenv/config";
 import type { AddressInfo } from "node:net";
 import { startupBanner } from "./bootstrap/banner";
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
     rateLimits: config.rateLimits,
     signingSecret: config.signingSecret,
     maxOAuthClients: config.oauthMaxClients,
+    clientMetadataCa: config.oauthClientMetadataCaFile ? readFileSync(config.oauthClientMetadataCaFile, "utf8") : undefined,
   });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);

@@ -1,8 +1,11 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { rootCertificates } from "node:tls";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { Request } from "express";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { READ_SCOPES } from "../auth/scopes";
+import { escapeHtml } from "../console/html";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { storageAdapter } from "./storage-adapter";
@@ -37,6 +40,11 @@ export interface AuthorizationServerOptions {
   trustProxy?: boolean | number | string;
   /** Most clients registered at once; registration answers 503 beyond it. */
   maxClients?: number;
+  /**
+   * A CA (PEM) trusted, besides the public ones, for Client ID Metadata Documents: for a private
+   * deployment whose clients publish theirs inside it. Fetches then may reach private addresses.
+   */
+  clientMetadataCa?: string;
 }
 
 export interface AuthorizationServer {
@@ -67,6 +75,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   const providers = new Map<string, Promise<Provider>>();
   const baseUrl = (req: Request) => (options.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
 
+  // oidc-provider fetches with an agent that refuses private and loopback addresses; a configured
+  // CA means documents served inside the deployment, so this agent replaces it.
+  const privateAgent = options.clientMetadataCa ? new Agent({ connect: { ca: [...rootCertificates, options.clientMetadataCa] } }) : undefined;
+  const fetchDocument: Configuration["fetch"] = privateAgent
+    ? (input, init) => undiciFetch(String(input), { ...(init as object), dispatcher: privateAgent }) as unknown as Promise<Response>
+    : undefined;
+
   async function build(base: string): Promise<Provider> {
     const { default: ProviderClass, errors } = await import("oidc-provider");
     const resource = `${base}${CONNECTOR_MCP_PATH}`;
@@ -89,6 +104,9 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
+        // A client id may be an https URL of its metadata (MCP's preferred registration): fetched
+        // with a 2.5 s timeout and a 5 KB cap, validated, and cached in memory (not stored) within these bounds.
+        clientIdMetadataDocument: { enabled: true, ack: "draft-02", cacheDuration: { min: 60, max: 24 * 60 * 60 } },
         revocation: { enabled: true },
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
@@ -112,9 +130,18 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         const grantId = ctx.oidc.result?.consent?.grantId;
         return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
       },
+      // A refusal that cannot go back to the app (unknown client, wrong redirect URI) is shown to the
+      // person: a plain page, nothing loaded from elsewhere.
+      renderError: (ctx, out) => {
+        ctx.type = "html";
+        ctx.set("Cache-Control", "no-store");
+        const lines = Object.entries(out).map(([name, value]) => `<p><strong>${escapeHtml(name)}</strong>: ${escapeHtml(String(value))}</p>`);
+        ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The app's sign-in request was refused</title></head><body><h1>The app's sign-in request was refused</h1>${lines.join("")}<p>Start connecting again from the app; if this persists, tell its developer.</p></body></html>`;
+      },
       interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
       cookies: { keys: cookieKeys },
       jwks: { keys: [signingKey] },
+      ...(fetchDocument ? { fetch: fetchDocument } : {}),
       ttl: { ...TTL_SECONDS },
       routes: {
         authorization: "/authorize",

@@ -60,6 +60,7 @@ export async function createTestApp(
     database?: Database;
     publicBaseUrl?: string;
     rateLimits?: RateLimitSettings;
+    clientMetadataCa?: string;
   } = {},
 ): Promise<TestApp> {
   const database =
@@ -68,7 +69,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa });
   return {
     app,
     services,

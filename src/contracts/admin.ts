@@ -61,6 +61,31 @@ export const ApiKeyListSchema = z
   })
   .openapi("AdminApiKeyList");
 
+export const WorkspaceConnectedAppParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  appId: NonEmptyString.openapi({ description: "Connected app (OAuth grant) id." }),
+});
+
+export const ConnectedAppListSchema = z
+  .object({
+    items: z.array(
+      z
+        .object({
+          id: z.string().openapi({ description: "The grant's id." }),
+          clientId: z.string().openapi({ description: "The OAuth client id: a registered id, or the URL of the client's metadata document." }),
+          clientName: z.string(),
+          redirectHost: z.string().openapi({ description: "Where the authorization sent the person back to." }),
+          grantedBy: z.string().openapi({ description: "Email of the console account that approved it." }),
+          scopes: z.array(ScopeSchema).openapi({ description: "Read scopes only: a connected app never has artifacts:write." }),
+          createdAt: Timestamp,
+          lastUsedAt: Timestamp.nullable(),
+          revokedAt: Timestamp.nullable(),
+        })
+        .openapi("AdminConnectedApp"),
+    ),
+  })
+  .openapi("AdminConnectedAppList");
+
 /** The most a review queue answers at once: the review console's page and the admin API's list alike. */
 export const REVIEW_QUEUE_MAX = 200;
 

@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from "../services/api-key.service";
+import type { ConnectedAppRecord } from "../services/connected-app.service";
 import type { ReviewerRecord } from "../services/reviewer.service";
 import type { WorkspaceRecord } from "../services/workspace.service";
 
@@ -16,6 +17,18 @@ export const toApiKey = (key: ApiKeyRecord) => ({
   createdAt: key.createdAt.getTime(),
   lastUsedAt: key.lastUsedAt?.getTime() ?? null,
   revokedAt: key.revokedAt?.getTime() ?? null,
+});
+
+export const toConnectedApp = (app: ConnectedAppRecord) => ({
+  id: app.id,
+  clientId: app.clientId,
+  clientName: app.clientName,
+  redirectHost: app.redirectHost,
+  grantedBy: app.grantedBy,
+  scopes: app.scopes,
+  createdAt: app.createdAt.getTime(),
+  lastUsedAt: app.lastUsedAt?.getTime() ?? null,
+  revokedAt: app.revokedAt?.getTime() ?? null,
 });
 
 export const toReviewer = (reviewer: ReviewerRecord) => ({

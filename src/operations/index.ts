@@ -1,4 +1,5 @@
 import { adminImportWorkspace } from "./admin-import";
+import { adminListConnectedApps, adminRevokeConnectedApp } from "./admin-connected-apps";
 import { adminCheckNames } from "./admin-names";
 import { adminCreateApiKey, adminListApiKeys, adminRevokeApiKey, adminRevokeWorkspaceApiKey } from "./admin-keys";
 import {
@@ -42,6 +43,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   adminCreateApiKey,
   adminListApiKeys,
   adminRevokeWorkspaceApiKey,
+  adminListConnectedApps,
+  adminRevokeConnectedApp,
   adminListArtifacts,
   adminValidateWorkspaceArtifact,
   adminDisputeWorkspaceArtifact,

@@ -1,5 +1,6 @@
 import { SCOPES } from "../../auth/scopes";
 import type { ApiKeyRecord } from "../../services/api-key.service";
+import type { ConnectedAppRecord } from "../../services/connected-app.service";
 import { html } from "../html";
 import { age, isoTime } from "./format";
 import { layout, type PageChrome } from "./layout";
@@ -7,6 +8,8 @@ import { layout, type PageChrome } from "./layout";
 export interface KeysView {
   workspace: { id: string; name: string };
   keys: ApiKeyRecord[];
+  /** OAuth grants of MCP connectors, listed beside the keys. */
+  apps: ConnectedAppRecord[];
   now: Date;
   /** A key just created: its secret, shown this once. */
   created?: { name: string; key: string };
@@ -50,6 +53,28 @@ ${view.created
   </tr>`,
   )}</tbody>
 </table>
+<h2>Connected apps</h2>
+<p class="muted small">MCP connectors someone approved through “Connect” (OAuth). They read with the scopes shown, never write.</p>
+${view.apps.length === 0
+  ? html`<p class="muted" data-connected-apps-empty>No app is connected.</p>`
+  : html`<table class="keys" data-connected-apps>
+  <thead><tr><th scope="col">App</th><th scope="col">Granted by</th><th scope="col">Scopes</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"></th></tr></thead>
+  <tbody>${view.apps.map(
+    (app) => html`<tr data-app-id="${app.id}">
+    <td>${app.clientName}<br><span class="muted small">→ ${app.redirectHost}</span></td>
+    <td>${app.grantedBy}</td>
+    <td><ul class="scopes">${app.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul></td>
+    <td>${when(app.createdAt, view.now)}</td>
+    <td>${when(app.lastUsedAt, view.now)}</td>
+    <td>${app.revokedAt ? html`<span class="pill status-disputed">revoked</span> ${when(app.revokedAt, view.now)}` : html`<span class="pill status-validated">active</span>`}</td>
+    <td>${app.revokedAt
+      ? ""
+      : html`<form method="post" action="/console/connected-apps/${app.id}/revoke" data-confirm="Disconnect “${app.clientName}”? Its tokens get 401 at once.">
+        <input type="hidden" name="_csrf" value="${chrome.csrfToken}"><input type="hidden" name="workspace" value="${workspace.id}">
+        <button type="submit" class="danger small">Revoke</button></form>`}</td>
+  </tr>`,
+  )}</tbody>
+</table>`}
 <section class="card" data-section="create-key">
   <h2>Create a key</h2>
   <form method="post" action="/console/keys" class="stack">

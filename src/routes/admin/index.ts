@@ -2,6 +2,7 @@ import type { Route } from "../../http/route";
 import { API_LICENSE, apiContact } from "../api-v1";
 import { openApiDocumentRoute } from "../openapi/get-openapi-document";
 import { createApiKeyRoute, listApiKeysRoute, revokeApiKeyRoute, revokeWorkspaceApiKeyRoute } from "./api-keys";
+import { listConnectedAppsRoute, revokeConnectedAppRoute } from "./connected-apps";
 import { importWorkspaceRoute } from "./import-workspace";
 import { indexStateRoute } from "./index-state";
 import { nameViolationsRoute } from "./name-violations";
@@ -25,6 +26,8 @@ export function adminV1Routes(): Route[] {
     listApiKeysRoute,
     revokeWorkspaceApiKeyRoute,
     revokeApiKeyRoute,
+    listConnectedAppsRoute,
+    revokeConnectedAppRoute,
     listReviewQueueRoute,
     validateWorkspaceArtifactRoute,
     disputeWorkspaceArtifactRoute,
@@ -47,7 +50,7 @@ export function adminV1Routes(): Route[] {
       license: API_LICENSE,
       tags: [
         { name: "Workspaces", description: "Create and rename workspaces." },
-        { name: "API keys", description: "Issue, list and revoke a workspace's API keys." },
+        { name: "API keys", description: "Issue, list and revoke a workspace's API keys, and list and revoke its connected apps (OAuth grants)." },
         { name: "Review", description: "The review queue: validate or dispute drafts." },
         { name: "Import", description: "Fill a workspace from an import document." },
         { name: "Reviewers", description: "Reviewer accounts of the review console, per workspace." },

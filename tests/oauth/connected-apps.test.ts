@@ -1,0 +1,102 @@
+import request from "supertest";
+import type { Browser } from "playwright-core";
+import { launchBrowser, listen, signIn } from "../support/browser";
+import { createReviewer } from "../support/console";
+import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
+import { oauthDance, type OAuthDance } from "../support/oauth-dance";
+import { createTestApp, type TestApp } from "../support/test-app";
+
+let t: TestApp;
+let browser: Browser;
+let server: Awaited<ReturnType<typeof listen>>;
+let site: Awaited<ReturnType<typeof startConnectorSite>>;
+let home: WorkspaceWithKey;
+let other: WorkspaceWithKey;
+let reviewer: Awaited<ReturnType<typeof createReviewer>>;
+let signedIn: Parameters<Browser["newContext"]>[0];
+let dance: OAuthDance;
+
+const connectorUrl = () => new URL("/connector/mcp", server.origin);
+const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
+const statusWith = async (token: string) =>
+  (
+    await fetch(connectorUrl(), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(initialize),
+    })
+  ).status;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [browser, server, site] = await Promise.all([launchBrowser(), listen(t.app), startConnectorSite()]);
+  home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
+  other = await createWorkspaceWithKey(t.services, { workspaceName: "Other" });
+  reviewer = await createReviewer(t, home.workspaceId);
+  const context = await browser.newContext();
+  await signIn(await context.newPage(), server.origin, reviewer.email, reviewer.password);
+  const state = await context.storageState();
+  signedIn = { storageState: state };
+  dance = oauthDance({ browser, site, connectorUrl: connectorUrl(), reviewer, signedIn: state });
+  await context.close();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await site?.close();
+  await t?.close();
+});
+
+/** A connector connected through the whole dance; its tokens are in the provider. */
+async function connected(name: string): Promise<InMemoryOAuthProvider> {
+  const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: name });
+  await (await dance.connect(provider)).close();
+  return provider;
+}
+
+describe("connected apps", () => {
+  it("are listed beside the API keys in the console and revoked there, after which the token gets 401", async () => {
+    const provider = await connected("Console revoke check");
+    const token = provider.saved!.access_token;
+    expect(await statusWith(token)).toBe(200);
+
+    const context = await browser.newContext(signedIn);
+    const page = await context.newPage();
+    page.on("dialog", (dialog) => void dialog.accept());
+    await page.goto(`${server.origin}/console/keys?workspace=${home.workspaceId}`);
+    const row = page.locator("[data-connected-apps] tr", { hasText: "Console revoke check" });
+    await expect(row.textContent()).resolves.toContain(reviewer.email);
+    await expect(row.textContent()).resolves.toContain("intelligence:read");
+    await row.locator("button", { hasText: "Revoke" }).click();
+    await page.waitForURL(/done=app-revoked/);
+    await expect(page.locator("[data-connected-apps] tr", { hasText: "Console revoke check" }).textContent()).resolves.toContain("revoked");
+    await context.close();
+
+    expect(await statusWith(token)).toBe(401);
+  });
+
+  it("are listed and revoked through the admin API, and a revoked grant's refresh token is refused", async () => {
+    const provider = await connected("Admin revoke check");
+    const list = await request(t.app).get(`/admin/v1/workspaces/${home.workspaceId}/connected-apps`).set(adminAuth(t.adminToken)).expect(200);
+    const app = (list.body.items as Array<{ id: string; clientName: string; grantedBy: string; scopes: string[]; lastUsedAt: number | null }>).find((item) => item.clientName === "Admin revoke check");
+    expect(app).toMatchObject({ grantedBy: reviewer.email, scopes: ["artifacts:read", "intelligence:read", "data:read", "skills:read"] });
+    expect(app!.lastUsedAt).toEqual(expect.any(Number));
+
+    await request(t.app).delete(`/admin/v1/workspaces/${other.workspaceId}/connected-apps/${app!.id}`).set(adminAuth(t.adminToken)).expect(404);
+    await request(t.app).delete(`/admin/v1/workspaces/${home.workspaceId}/connected-apps/${app!.id}`).set(adminAuth(t.adminToken)).expect(204);
+    expect(await statusWith(provider.saved!.access_token)).toBe(401);
+    const refreshed = await fetch(`${server.origin}/oauth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: provider.saved!.refresh_token!, client_id: provider.client!.client_id }),
+    });
+    expect(refreshed.status).toBe(400);
+    expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
+  });
+
+  it("answers 404 in the admin API for a workspace that does not exist", async () => {
+    const res = await request(t.app).get("/admin/v1/workspaces/ws_nope/connected-apps").set(adminAuth(t.adminToken)).expect(404);
+    expect(res.body.error).toMatch(/not found/);
+  });
+});

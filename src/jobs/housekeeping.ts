@@ -4,6 +4,7 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { createIdempotencyRepository } from "../repositories/idempotency.repository";
 import { createPlannerStatisticsRepository, SEARCHED_TABLES } from "../repositories/planner-statistics.repository";
+import { createOAuthRecordRepository } from "../repositories/oauth-record.repository";
 import { createRateLimitCounterRepository } from "../repositories/rate-limit-counter.repository";
 import { createReviewerRepository } from "../repositories/reviewer.repository";
 import { createStoredBlobRepository } from "../repositories/stored-blob.repository";
@@ -38,7 +39,7 @@ export interface Housekeeping {
 /**
  * Removes what nothing needs any more: idempotency records past their 24-hour window, blobs no
  * skill file points at (replaced by an import), rate-limit counters of past windows, expired
- * console sessions and failed sign-ins too old to count; on the
+ * console sessions and failed sign-ins too old to count, expired OAuth records; on the
  * embedded database, also stale planner statistics. Bounded batches, yielding to requests between them.
  */
 export function createHousekeeping({
@@ -53,6 +54,7 @@ export function createHousekeeping({
   const blobs = createStoredBlobRepository(db);
   const rateLimitCounters = createRateLimitCounterRepository(db);
   const reviewers = createReviewerRepository(db);
+  const oauthRecords = createOAuthRecordRepository(db);
   const plannerStatistics = createPlannerStatisticsRepository(db);
   const before = (now: Date, ms: number) => new Date(now.getTime() - ms);
   const tasks: Record<string, (now: Date) => Promise<number>> = {
@@ -62,6 +64,8 @@ export function createHousekeeping({
     expiredSessions: (now) => reviewers.purgeExpiredSessions(now, batchSize),
     // Failed sign-ins older than this no longer slow anyone down (src/services/sign-in-throttle.ts).
     forgottenSignInFailures: (now) => reviewers.purgeFailures(before(now, THROTTLE.forgetAfterMs), batchSize),
+    // Codes, tokens, interactions past their TTL, and registered clients nobody approved.
+    expiredOAuthRecords: (now) => oauthRecords.purgeExpired(now, batchSize),
   };
 
   async function runPass(shouldStop: () => boolean): Promise<Record<string, number>> {

@@ -37,6 +37,10 @@ export function createOAuthRecordRepository(db: DbTx) {
       await db.oAuthRecord.updateMany({ where: { kind, key }, data: { consumedAt: at } });
     },
 
+    async clearExpiry(kind: string, key: string): Promise<void> {
+      await db.oAuthRecord.updateMany({ where: { kind, key }, data: { expiresAt: null } });
+    },
+
     async destroy(kind: string, key: string): Promise<void> {
       await db.oAuthRecord.deleteMany({ where: { kind, key } });
     },

@@ -13,7 +13,7 @@ const MAX_CACHED = 10_000;
 export interface ConnectedAppServiceDeps {
   apps: ConnectedAppRepository;
   workspaces: Pick<WorkspaceRepository, "findById">;
-  store: Pick<OAuthStoreService, "revokeByGrantId">;
+  store: Pick<OAuthStoreService, "revokeByGrantId" | "keepClient">;
   clock: Clock;
   logger: Logger;
   /** How long a looked-up grant is trusted: the same bound as an API key's (API_KEY_CACHE_TTL_MS). */
@@ -45,7 +45,9 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
     async create(workspaceId: string, input: { id: string; reviewerId: string; grantedBy: string; clientId: string; clientName: string; redirectHost: string; scopes: string[] }): Promise<ConnectedAppRecord> {
       if (input.scopes.length === 0) throw new DomainError("invalid", "Choose at least one scope to grant");
       if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
-      return apps.create(workspaceId, { ...input, scopes: [...new Set(input.scopes)] });
+      const app = await apps.create(workspaceId, { ...input, scopes: [...new Set(input.scopes)] });
+      await store.keepClient(input.clientId);
+      return app;
     },
 
     async list(workspaceId: string): Promise<ConnectedAppRecord[]> {

@@ -20,6 +20,12 @@ const SECRET_KINDS = new Set([
   "Session",
 ]);
 
+/**
+ * A client registered by DCR that nobody approves within this time is forgotten: registration is
+ * open to anyone, so only clients a person has connected are kept.
+ */
+export const UNAPPROVED_CLIENT_TTL_SECONDS = 24 * 60 * 60;
+
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 export const keyOf = (kind: string, id: string) => (SECRET_KINDS.has(kind) ? sha256(id) : id);
@@ -42,7 +48,8 @@ export function createOAuthStoreService({ records, clock }: OAuthStoreServiceDep
     row ? { ...row.payload, ...(row.consumedAt ? { consumed: Math.floor(row.consumedAt.getTime() / 1000) } : {}) } : undefined;
 
   return {
-    async upsert(kind: string, id: string, payload: Record<string, unknown>, expiresInSeconds?: number): Promise<void> {
+    async upsert(kind: string, id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
+      const expiresInSeconds = expiresIn || (kind === "Client" ? UNAPPROVED_CLIENT_TTL_SECONDS : undefined);
       await records.upsert(kind, keyOf(kind, id), {
         payload: storable(kind, payload),
         grantId: typeof payload.grantId === "string" ? payload.grantId : undefined,
@@ -60,6 +67,8 @@ export function createOAuthStoreService({ records, clock }: OAuthStoreServiceDep
     consume: (kind: string, id: string) => records.consume(kind, keyOf(kind, id), clock.now()),
     destroy: (kind: string, id: string) => records.destroy(kind, keyOf(kind, id)),
     revokeByGrantId: (grantId: string) => records.destroyByGrant(grantId),
+    /** A client someone approved is kept for as long as it is registered. */
+    keepClient: (clientId: string) => records.clearExpiry("Client", keyOf("Client", clientId)),
     /** Clients registered and not expired: what registration is capped by. */
     registeredClients: () => records.countLive("Client", clock.now()),
   };

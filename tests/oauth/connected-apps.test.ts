@@ -82,6 +82,8 @@ describe("connected apps", () => {
     const app = (list.body.items as Array<{ id: string; clientName: string; grantedBy: string; scopes: string[]; lastUsedAt: number | null }>).find((item) => item.clientName === "Admin revoke check");
     expect(app).toMatchObject({ grantedBy: reviewer.email, scopes: ["artifacts:read", "intelligence:read", "data:read", "skills:read"] });
     expect(app!.lastUsedAt).toEqual(expect.any(Number));
+    // Approved: the registration is kept, no longer forgotten after a day.
+    expect((await t.database.prisma.oAuthRecord.findFirst({ where: { kind: "Client", key: provider.client!.client_id } }))?.expiresAt).toBeNull();
 
     await request(t.app).delete(`/admin/v1/workspaces/${other.workspaceId}/connected-apps/${app!.id}`).set(adminAuth(t.adminToken)).expect(404);
     await request(t.app).delete(`/admin/v1/workspaces/${home.workspaceId}/connected-apps/${app!.id}`).set(adminAuth(t.adminToken)).expect(204);

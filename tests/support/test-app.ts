@@ -61,6 +61,7 @@ export async function createTestApp(
     publicBaseUrl?: string;
     rateLimits?: RateLimitSettings;
     clientMetadataCa?: string;
+    maxOAuthClients?: number;
   } = {},
 ): Promise<TestApp> {
   const database =
@@ -69,7 +70,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings();
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa, maxOAuthClients: options.maxOAuthClients });
   return {
     app,
     services,

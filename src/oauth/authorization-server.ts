@@ -98,6 +98,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       scopes: [...READ_SCOPES],
       claims: { openid: ["sub"] },
       responseTypes: ["code"],
+      // A connector that names no grant types still gets refresh tokens, or it would ask the person again every hour.
+      clientDefaults: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic", id_token_signed_response_alg: "RS256" },
       clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
       pkce: { required: () => true },
       allowOmittingSingleRegisteredRedirectUri: false,

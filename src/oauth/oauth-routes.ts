@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { READ_SCOPES } from "../auth/scopes";
+import { ApiError } from "../http/api-error";
 import type { Services } from "../services";
 import { CONNECTOR_MCP_PATH, OAUTH_PATH, type AuthorizationServer } from "./authorization-server";
 
@@ -73,8 +74,19 @@ export function oauthRouter(server: AuthorizationServer, services: Services, opt
     await callback(req, res);
   });
 
+  // The shared limiter's refusal, said in the OAuth error format registration clients parse.
+  const limitRegistrations: RequestHandler = (req, res, next) => {
+    if (!options.registrationLimiter) return next();
+    options.registrationLimiter(req, res, (error?: unknown) => {
+      if (error instanceof ApiError && error.status === 429) {
+        res.set(error.headers);
+        return oauthError(res, 429, "temporarily_unavailable", error.message);
+      }
+      next(error);
+    });
+  };
   const parseRegistration = express.json({ limit: REGISTRATION_LIMITS.bodyBytes, type: () => true });
-  router.post(`${OAUTH_PATH}/register`, ...(options.registrationLimiter ? [options.registrationLimiter] : []), (req: Request, res: Response, next: NextFunction) => {
+  router.post(`${OAUTH_PATH}/register`, limitRegistrations, (req: Request, res: Response, next: NextFunction) => {
     parseRegistration(req, res, (error?: unknown) => {
       if (error) {
         const tooLarge = (error as { type?: string }).type === "entity.too.large";

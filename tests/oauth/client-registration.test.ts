@@ -69,7 +69,8 @@ describe("dynamic client registration (RFC 7591)", () => {
     for (let i = 0; i < 3; i += 1) await register(client(), from).expect(201);
     const refused = await register(client(), from).expect(429);
     expect(refused.headers["retry-after"]).toBeDefined();
-    expect(refused.body.error).toMatch(/client registrations/);
+    expect(refused.body.error).toBe("temporarily_unavailable");
+    expect(refused.body.error_description).toMatch(/client registrations/);
   });
 
   it("answers 503 once the server holds as many clients as it accepts, and registers again when expired ones are purged", async () => {

@@ -7,9 +7,11 @@ import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factor
 import { callTool, textJson } from "../support/mcp-client";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
 import { oauthDance, type Consent, type OAuthDance } from "../support/oauth-dance";
+import { capturingLogger } from "../support/log-capture";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
+const logs = capturingLogger();
 let browser: Browser;
 let server: Awaited<ReturnType<typeof listen>>;
 let site: Awaited<ReturnType<typeof startConnectorSite>>;
@@ -24,7 +26,7 @@ const connectorUrl = () => new URL("/connector/mcp", server.origin);
 const issuer = () => `${server.origin}/oauth`;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ logger: logs.logger });
   [browser, server, site] = await Promise.all([launchBrowser(), listen(t.app), startConnectorSite()]);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   other = await createWorkspaceWithKey(t.services, { workspaceName: "Other" });
@@ -158,12 +160,19 @@ describe("the token endpoint", () => {
     expect(app?.revokedAt).not.toBeNull();
   });
 
-  it("stores no code or token as it was issued, only digests", async () => {
+  it("stores and logs no code, verifier or token, only digests", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri);
     const code = await authorizationCode(provider);
     const tokens = await exchange(provider, code);
+    const refreshed = await refresh(provider, tokens.refresh_token!);
+    expect((await post(connectorUrl(), refreshed.access_token, initialize)).status).toBe(200);
     const stored = JSON.stringify(await t.database.prisma.oAuthRecord.findMany());
-    for (const secret of [code, tokens.access_token, tokens.refresh_token!]) expect(stored).not.toContain(secret);
+    const logged = JSON.stringify(logs.lines());
+    expect(logs.lines().length).toBeGreaterThan(0);
+    for (const secret of [code, provider.codeVerifier() as string, tokens.access_token, tokens.refresh_token!, refreshed.access_token, refreshed.refresh_token!]) {
+      expect(stored).not.toContain(secret);
+      expect(logged).not.toContain(secret);
+    }
   });
 });
 
@@ -237,6 +246,14 @@ describe("/connector/mcp", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer .*error="insufficient_scope"/);
     expect(res.headers.get("www-authenticate")).toMatch(/scope="intelligence:read artifacts:read"/);
+  });
+
+  it("answers 400 with an error sentence for a body that is not JSON", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri);
+    await (await connect(provider)).close();
+    const res = await fetch(connectorUrl(), { method: "POST", headers: { ...MCP_HEADERS, Authorization: `Bearer ${provider.saved!.access_token}` }, body: "{not json" });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toEqual(expect.any(String));
   });
 });
 

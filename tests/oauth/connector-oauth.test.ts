@@ -115,6 +115,8 @@ describe("connecting a hosted connector through OAuth", () => {
     const { callback, visited } = await consentInBrowser(await startConnecting(provider));
     expect(callback.searchParams.get("code")).toBeTruthy();
     expect(visited.some((url) => new URL(url).pathname === "/console/sign-in")).toBe(false);
+    // The cross-site arrival came without the SameSite=Strict cookie; the same-site repeat had it.
+    expect(visited.some((url) => url.endsWith("?again"))).toBe(true);
   });
 
   it("sends access_denied back to the app when the person denies, and records no grant", async () => {

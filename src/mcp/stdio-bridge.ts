@@ -1,14 +1,14 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Server } from "@modelcontextprotocol/server";
 import type { McpStdioConfig } from "../config";
-import { MCP_SERVER_NAME } from "./create-mcp-server";
-import { MCP_PATH } from "./mcp-endpoint";
+import { MCP_PATH, MCP_SERVER_NAME } from "./mcp-names";
 
-/** An MCP client of the running service's /mcp, acting with the configured key. */
+/**
+ * An MCP client of the running service's /mcp, acting with the configured key. It asks for the
+ * current revision first (`server/discover`) and falls back to `initialize` against an older service.
+ */
 export async function connectToService(config: McpStdioConfig): Promise<Client> {
-  const client = new Client({ name: "workspace-intelligence-stdio", version: "1.0.0" });
+  const client = new Client({ name: "workspace-intelligence-stdio", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, config.baseUrl), {
     requestInit: { headers: { Authorization: `Bearer ${config.apiKey}` } },
   });
@@ -26,7 +26,7 @@ export function createStdioBridge(service: Client): Server {
     { name: remote?.name ?? MCP_SERVER_NAME, version: remote?.version ?? "1.0.0" },
     { capabilities: { tools: {} }, instructions: service.getInstructions() },
   );
-  server.setRequestHandler(ListToolsRequestSchema, (request) => service.listTools(request.params));
-  server.setRequestHandler(CallToolRequestSchema, (request) => service.callTool(request.params));
+  server.setRequestHandler("tools/list", (request) => service.listTools(request.params));
+  server.setRequestHandler("tools/call", (request) => service.callTool(request.params));
   return server;
 }

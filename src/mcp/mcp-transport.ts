@@ -55,7 +55,7 @@ export function createMcpTransport(path: string) {
         `JSON-RPC batches are not accepted on ${path}: send one JSON-RPC message per POST (MCP has no batches since revision 2025-06-18)`,
       );
     }
-    const request = new globalThis.Request(new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`), {
+    const request = new globalThis.Request(urlOf(req), {
       method: "POST",
       headers: headersOf(req),
       body: new Uint8Array(bytes),
@@ -97,11 +97,27 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+// The SDK reads only the path of this address; a Host header URL cannot parse must not become a 500.
+function urlOf(req: Request): URL {
+  try {
+    return new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  } catch {
+    return new URL(req.originalUrl, "http://localhost");
+  }
+}
+
 function headersOf(req: Request): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+    for (const item of Array.isArray(value) ? value : [value]) {
+      // A value Headers refuses reaches the SDK as absent, which it answers as a missing header (400).
+      try {
+        headers.append(name, item);
+      } catch {
+        continue;
+      }
+    }
   }
   // The body handed on is the decoded bytes Express read, whatever the client's transfer framing.
   headers.delete("content-length");

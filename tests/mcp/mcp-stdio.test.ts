@@ -100,11 +100,30 @@ describe("the stdio command", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25" } });
   });
 
+  it("says on stderr, and answers the client, when the service refuses the key later on", async () => {
+    const doomed = await createKey(t.services, ws.workspaceId, { scopes: ["artifacts:read"] });
+    const transport = new StdioClientTransport(server(doomed.key));
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "desktop-client", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await client.connect(transport);
+    try {
+      // Answered once: the command has connected to the service with the key.
+      expect((await client.listTools()).tools).toHaveLength(2);
+      await t.services.apiKeys.revoke(ws.workspaceId, doomed.keyId);
+      const refused = `The service at ${http.baseUrl}/mcp refused WSI_API_KEY (HTTP 401`;
+      await expect(callTool(client, "search", { query: "revenue" })).rejects.toThrow(refused);
+      expect(stderr).toContain(`${refused}: This API key has been revoked): give a current workspace API key`);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("exits 1 saying the service refused WSI_API_KEY", async () => {
     await expect(runStdioCommand({ WSI_BASE_URL: http.baseUrl, WSI_API_KEY: "wsi_wrong" })).rejects.toMatchObject({
       code: 1,
       stdout: "",
-      stderr: expect.stringContaining(`The service at ${http.baseUrl}/mcp refused WSI_API_KEY (401`),
+      stderr: expect.stringContaining(`The service at ${http.baseUrl}/mcp refused WSI_API_KEY (HTTP 401`),
     });
   });
 

@@ -120,6 +120,20 @@ describe("revision 2026-07-28", () => {
   });
 });
 
+describe("bodies that are not one JSON-RPC message", () => {
+  it.each([
+    ["null", "null"],
+    ["a number", "42"],
+    ["an empty object", "{}"],
+    ["deeply nested objects", `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`],
+    ["nothing", ""],
+  ])("answers %s with a 400 JSON-RPC error, never a 500", async (_label, body) => {
+    const res = await fetch(`${http.baseUrl}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...ws.auth }, body });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error).toMatchObject({ code: expect.any(Number), message: expect.any(String) });
+  });
+});
+
 describe("batches", () => {
   const legacyBatch = Array.from({ length: 3 }, (_, i) => ({ jsonrpc: "2.0", id: i + 1, method: "tools/call", params: { name: "search", arguments: { query: "footfall" } } }));
 

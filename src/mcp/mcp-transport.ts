@@ -125,8 +125,8 @@ function headersOf(req: Request): Headers {
   return headers;
 }
 
-// Streamed rather than buffered: an answer that is an event stream (a 2026 subscription) stays
-// open until the client leaves, and leaving cancels it.
+// Streamed rather than buffered: in revision 2026-07-28 an answer may be an event stream (a
+// subscription, or a result preceded by notifications), and a client that leaves cancels it.
 async function send(response: globalThis.Response, res: Response): Promise<void> {
   res.status(response.status);
   response.headers.forEach((value, name) => res.setHeader(name, value));

@@ -110,6 +110,18 @@ describe("revision 2026-07-28", () => {
     expect((await json(res)).error).toMatchObject({ data: { supported: [REVISION], requested: "2099-01-01" } });
   });
 
+  it("acknowledges subscriptions/listen with nothing to notify, and ends the stream at once", async () => {
+    const res = await fetch(`${http.baseUrl}/mcp`, {
+      method: "POST",
+      signal: AbortSignal.timeout(5_000),
+      headers: { ...MCP_HEADERS, ...ws.auth, ...modernHeaders("subscriptions/listen") },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { _meta: envelope(), notifications: { toolsListChanged: true } } }),
+    });
+    const stream = await res.text();
+    expect(stream).toContain('"method":"notifications/subscriptions/acknowledged","params":{"notifications":{}');
+    expect(stream).toContain('"id":1,"result":{"resultType":"complete"');
+  });
+
   it("answers 415 to a body that is not declared as JSON", async () => {
     const res = await fetch(`${http.baseUrl}/mcp`, {
       method: "POST",

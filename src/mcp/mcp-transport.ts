@@ -30,9 +30,8 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  * Both legs build their server from the same factory, so the tools cannot differ between eras.
  */
 export function createMcpTransport(path: string) {
-  // The modern leg's factory needs the request's server; the handler is built once (it logs a
-  // warning per construction in some modes, and holds the in-flight set close() tears down), so the
-  // server travels with the web Request the handler hands back to the factory.
+  // The handler is built once per endpoint, not per request, so the request's server travels with
+  // the web Request, which the handler hands back to its factory as `requestInfo`.
   const servers = new WeakMap<globalThis.Request, McpServerForRequest>();
   const modern = createMcpHandler(
     ({ requestInfo }) => {
@@ -61,7 +60,7 @@ export function createMcpTransport(path: string) {
       body: new Uint8Array(bytes),
     });
     const parsedBody = parsed === NOT_JSON ? undefined : parsed;
-    let response: globalThis.Response;
+    const options = parsedBody === undefined ? {} : { parsedBody };
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES })) {
       const server = buildServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -71,8 +70,7 @@ export function createMcpTransport(path: string) {
       });
       try {
         await server.connect(transport);
-        response = await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
-        await send(response, res);
+        await send(await transport.handleRequest(request, options), res);
       } finally {
         await transport.close().catch(() => undefined);
         await server.close().catch(() => undefined);
@@ -80,8 +78,7 @@ export function createMcpTransport(path: string) {
       return;
     }
     servers.set(request, buildServer);
-    response = await modern.fetch(request, parsedBody === undefined ? {} : { parsedBody });
-    await send(response, res);
+    await send(await modern.fetch(request, options), res);
   };
 }
 

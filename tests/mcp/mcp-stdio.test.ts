@@ -16,9 +16,12 @@ let http: ListeningApp;
 let ws: WorkspaceWithKey;
 let artifactId: string;
 let command: string;
+let removeCommand: () => Promise<void>;
 
 beforeAll(async () => {
-  [command, t] = await Promise.all([compileStdioCommand(), createTestApp()]);
+  let compiled;
+  [compiled, t] = await Promise.all([compileStdioCommand(), createTestApp()]);
+  ({ file: command, remove: removeCommand } = compiled);
   http = await listen(t.app);
   ws = await createWorkspaceWithKey(t.services);
   artifactId = await validatedArtifact(t, ws.auth, {
@@ -31,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await http.close();
   await t.close();
+  await removeCommand();
 });
 
 /** The command as the README configures it: `node <file>`, two variables, nothing else. */

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 
@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, "../..");
  * could print to stdout. Only the command's own imports are compiled (type checking is the type
  * check's job), into node_modules/.cache so that its packages resolve as they do from dist/.
  */
-export async function compileStdioCommand(): Promise<string> {
+export async function compileStdioCommand(): Promise<{ file: string; remove(): Promise<void> }> {
   const dir = path.join(ROOT, "node_modules", ".cache", `wsi-stdio-command-${process.pid}`);
   await mkdir(dir, { recursive: true });
   const tsconfig = path.join(dir, "tsconfig.json");
@@ -25,5 +25,5 @@ export async function compileStdioCommand(): Promise<string> {
     }),
   );
   await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig], { timeout: 60_000 });
-  return path.join(dir, "out", "mcp", "stdio.js");
+  return { file: path.join(dir, "out", "mcp", "stdio.js"), remove: () => rm(dir, { recursive: true, force: true }) };
 }

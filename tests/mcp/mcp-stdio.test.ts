@@ -1,4 +1,4 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createServer } from "node:net";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
@@ -6,7 +6,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioClientTransportV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { validatedArtifact } from "../support/artifacts";
+import { killStartedProcesses, spawnTracked } from "../support/child-processes";
 import { createKey, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { TEST_RUN_VARIABLE } from "../support/leftover-processes";
 import { callTool, listen, type ListeningApp, type ToolCaller } from "../support/mcp-client";
 import { compileStdioCommand } from "../support/stdio-command";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -29,7 +31,7 @@ beforeAll(async () => {
     why: "Regional expansion is paying off",
   });
   await t.services.indexer.runOnce();
-}, 90_000);
+});
 
 afterAll(async () => {
   await http.close();
@@ -37,11 +39,21 @@ afterAll(async () => {
   await removeCommand();
 });
 
+afterEach(killStartedProcesses);
+
+// The run's marker lets the global teardown stop a command a failed test left running.
+const marker = () => ({ [TEST_RUN_VARIABLE]: process.env[TEST_RUN_VARIABLE] ?? "" });
+
 /** The command as the README configures it: `node <file>`, two variables, nothing else. */
-const server = (apiKey: string) => ({ command: process.execPath, args: [command], env: { WSI_BASE_URL: http.baseUrl, WSI_API_KEY: apiKey }, stderr: "pipe" as const });
+const server = (apiKey: string) => ({
+  command: process.execPath,
+  args: [command],
+  env: { WSI_BASE_URL: http.baseUrl, WSI_API_KEY: apiKey, ...marker() },
+  stderr: "pipe" as const,
+});
 
 const runStdioCommand = (env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, [command], { env: { PATH: process.env.PATH ?? "", ...env }, timeout: 20_000 });
+  promisify(execFile)(process.execPath, [command], { env: { PATH: process.env.PATH ?? "", ...marker(), ...env }, timeout: 60_000 });
 
 async function searchAndFetch(client: ToolCaller & { listTools(): Promise<{ tools: Array<{ name: string }> }> }) {
   expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["search", "fetch"]);
@@ -89,15 +101,15 @@ describe("the stdio command", () => {
   });
 
   it("writes exactly one JSON-RPC line to stdout for one request, and nothing before it", async () => {
-    const child = spawn(process.execPath, [command], { env: { PATH: process.env.PATH ?? "", WSI_BASE_URL: http.baseUrl, WSI_API_KEY: ws.key } });
+    const child = spawnTracked(process.execPath, [command], { env: { PATH: process.env.PATH ?? "", WSI_BASE_URL: http.baseUrl, WSI_API_KEY: ws.key } });
     let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
-    const answered = new Promise<void>((resolve) => child.stdout.on("data", () => stdout.includes("\n") && resolve()));
-    child.stdin.write(
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    const answered = new Promise<void>((resolve) => child.stdout!.on("data", () => stdout.includes("\n") && resolve()));
+    child.stdin!.write(
       `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } })}\n`,
     );
     await answered;
-    child.stdin.end();
+    child.stdin!.end();
     await new Promise((resolve) => child.on("exit", resolve));
     const lines = stdout.split("\n").filter((line) => line !== "");
     expect(lines).toHaveLength(1);

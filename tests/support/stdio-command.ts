@@ -24,6 +24,6 @@ export async function compileStdioCommand(): Promise<{ file: string; remove(): P
       include: [],
     }),
   );
-  await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig], { timeout: 60_000 });
+  await promisify(execFile)(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", tsconfig], { timeout: 150_000 });
   return { file: path.join(dir, "out", "mcp", "stdio.js"), remove: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -26,5 +26,7 @@ module.exports = {
   globalTeardown: "<rootDir>/tests/support/global-teardown.ts",
   // Most of a file's time is the embedded Postgres; two workers match the two cores.
   maxWorkers: 2,
-  testTimeout: 30000,
+  // A ceiling, not an expectation: tests wait for conditions, and a loaded 2-core machine (CI may
+  // share it) runs a file's setup several times slower than an idle one.
+  testTimeout: 180_000,
 };

@@ -8,7 +8,7 @@ import { buildCorpus, type Corpus } from "./scale/corpus";
 import { ANALYST_QUESTIONS } from "./scale/questions";
 import { allowIndexBuildsMemory, CONTENT_HEADERS, contentRow, recreateDatabaseBeside, relationSizes, serverVersions } from "./scale/databases";
 import { startApp, type BenchApp } from "./scale/measure";
-import { measureColumnRecall, measureRecall, NEAREST_ASKED, type RecallRow } from "./scale/recall";
+import { measureColumnRecall, measureRecall, NEAREST_ASKED, sweepProbes, type RecallRow } from "./scale/recall";
 import { ms, seconds, table, Targets, thousands } from "./scale/report";
 import { measureConcurrent, measureEndpoint, type Case } from "./scale/search-cases";
 import { seedDatabase, vacuumAnalyze, type CorpusVectors, type SeededWorkspace, type WorkspacePlan } from "./scale/seed";
@@ -145,6 +145,14 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
       }
       console.log(`Memories and query patterns, the same questions:\n\n${table(["table", ...headers("rows")], columnRows)}\n`);
       console.log("Targets: recall@10 ≥ 0.98 and recall@50 ≥ 0.95 (means), and every query given all the rows asked.\n");
+      if (config.probeSweep.length > 0) {
+        const large = { id: idIn(big.workspaces, plans.large), plan: plans.large };
+        console.log(`${await sweepProbes(big.database, large.id, config.probeSweep, async (table) =>
+          table === "artifact_embeddings"
+            ? measureRecall(big.database, { name: "artifacts", id: large.id, artifacts: large.plan.artifacts }, queries)
+            : measureColumnRecall(big.database, table, { name: table, id: large.id, rows: table === "memories" ? large.plan.memories : large.plan.patterns }, queries),
+        )}\n`);
+      }
     });
   }
   if (config.parts.has("writes")) {

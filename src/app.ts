@@ -10,7 +10,7 @@ import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
 import { mcpEndpoint } from "./mcp/mcp-endpoint";
 import { CONNECTOR_MCP_PATH, createAuthorizationServer } from "./oauth/authorization-server";
-import { requireConnectorToken, requireToolScope } from "./oauth/connector-auth";
+import { connectorChallenge, connectorTokenAuthenticator, requireToolScope } from "./oauth/connector-auth";
 import { oauthRouter } from "./oauth/oauth-routes";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
@@ -85,7 +85,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
       rateLimit: rateLimiters.perKey,
       authFailures,
       path: CONNECTOR_MCP_PATH,
-      authenticate: [requireConnectorToken(authorization, services, authFailures), requireToolScope(authorization)],
+      authenticate: connectorTokenAuthenticator(authorization, services, authFailures),
+      challenge: connectorChallenge(authorization),
+      checkRequest: requireToolScope(authorization),
     }),
   );
   app.use(referencePageRouter(publicBaseUrl));

@@ -247,7 +247,7 @@ const McpStdioEnvSchema = z.object({
   ),
 });
 
-/** Settings of `npm run mcp:stdio`, the stdio bridge to a running service's /mcp. */
+/** Settings of the stdio command (`node dist/mcp/stdio.js`), the bridge to a running service's /mcp. */
 export interface McpStdioConfig {
   baseUrl: string;
   apiKey: string;

@@ -22,6 +22,8 @@ export interface ScaleConfig {
   pushes: number;
   importArtifacts: number;
   imports: number;
+  /** Lists read to try on the large workspace's own indexes, besides what the service reads (SCALE_PROBES). */
+  probeSweep: number[];
 }
 
 /** The sizes the issue names, and both sides of the size past which a workspace gets its own index (a seeded artifact has two vectors). */
@@ -48,6 +50,8 @@ export function readConfig(env: NodeJS.ProcessEnv): ScaleConfig {
   const only = (env.SCALE_ONLY ?? "").split(/[,|]/).map((part) => part.trim()).filter(Boolean);
   const unknown = only.filter((part) => !(PARTS as readonly string[]).includes(part));
   if (unknown.length > 0) throw new ConfigError(`SCALE_ONLY: unknown part ${unknown.join(", ")}; the parts are ${PARTS.join(", ")}`);
+  const probeSweep = (env.SCALE_PROBES ?? "").split(",").map((part) => part.trim()).filter(Boolean).map(Number);
+  if (probeSweep.some((probes) => !Number.isInteger(probes) || probes < 1)) throw new ConfigError(`SCALE_PROBES must be positive integers, not "${env.SCALE_PROBES}"`);
   const recallSizes = (env.SCALE_RECALL_SIZES ?? DEFAULT_RECALL_SIZES.join(",")).split(",").map((size) => Number(size.trim()));
   if (recallSizes.some((size) => !Number.isInteger(size) || size < 1)) throw new ConfigError(`SCALE_RECALL_SIZES must be positive integers, not "${env.SCALE_RECALL_SIZES}"`);
   return {
@@ -64,6 +68,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ScaleConfig {
     pushes: 200,
     importArtifacts: 1_000,
     imports: count(env, "SCALE_IMPORTS", 3),
+    probeSweep,
   };
 }
 

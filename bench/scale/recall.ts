@@ -159,3 +159,36 @@ export async function measureColumnRecall(
   }
   return figures.row(workspace.name, workspace.rows, [strategy]);
 }
+
+/**
+ * Recall of the large workspace's own indexes when a search reads other numbers of lists
+ * (SCALE_PROBES): what chooses `probesFor`. Each index's setting is put back afterwards.
+ */
+export async function sweepProbes(
+  database: Database,
+  workspaceId: string,
+  probeCounts: number[],
+  measure: (table: "artifact_embeddings" | ColumnTable) => Promise<RecallRow>,
+): Promise<string> {
+  const db = database.prisma;
+  const indexes = await db.$queryRaw<Array<{ table: "artifact_embeddings" | ColumnTable; probes: number; lists: number }>>`
+    SELECT i.vector_table AS "table", i.probes, (regexp_match(c.reloptions::text, 'lists=([0-9]+)'))[1]::int AS lists
+    FROM workspace_vector_indexes i JOIN pg_class c ON c.relname = i.index_name
+    WHERE i.workspace_id = ${workspaceId} ORDER BY i.vector_table`;
+  const lines = ["| table | lists | read | recall@10 mean / worst | recall@50 mean / worst | nearest p50 |", "| --- | --- | --- | --- | --- | --- |"];
+  for (const index of indexes) {
+    try {
+      for (const probes of [...new Set([index.probes, ...probeCounts])].sort((a, b) => a - b)) {
+        await db.$executeRaw`UPDATE workspace_vector_indexes SET probes = ${probes} WHERE workspace_id = ${workspaceId} AND vector_table = ${index.table}`;
+        const row = await measure(index.table);
+        const mark = probes === index.probes ? " (the service's)" : "";
+        lines.push(
+          `| ${index.table} | ${index.lists} | ${probes}${mark} | ${row.recallAt10.mean.toFixed(3)} / ${row.recallAt10.worst.toFixed(2)} | ${row.recallAt50.mean.toFixed(3)} / ${row.recallAt50.worst.toFixed(2)} | ${row.nearestP50.toFixed(1)} ms |`,
+        );
+      }
+    } finally {
+      await db.$executeRaw`UPDATE workspace_vector_indexes SET probes = ${index.probes} WHERE workspace_id = ${workspaceId} AND vector_table = ${index.table}`;
+    }
+  }
+  return `Lists read by the large workspace's own indexes (SCALE_PROBES), the same questions:\n\n${lines.join("\n")}`;
+}

@@ -190,6 +190,11 @@ export class EmbeddingIndexer {
     this.wakeTimer.unref();
   }
 
+  /** True while the background loop sits between passes, waiting for a wake or its next poll. */
+  get waiting(): boolean {
+    return this.wakeUp !== undefined;
+  }
+
   /** Stops at once: the batch in flight is abandoned (its rows stay pending), whatever the backlog. */
   async stop(): Promise<void> {
     this.stopping = this.loop !== undefined;

@@ -1,14 +1,13 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { McpServer, TRACEPARENT_META_KEY, type CallToolResult } from "@modelcontextprotocol/server";
 import { keyAllows } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
 import { toClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import { answer } from "../operations/operation";
+import { MCP_SERVER_NAME } from "./mcp-names";
 import type { McpTool, ToolContext } from "./mcp-tool";
 import { MCP_TOOLS } from "./tools";
 
-export const MCP_SERVER_NAME = "workspace-intelligence";
 /** The API version the tools answer for (the REST contract's 1.0.0). */
 const MCP_SERVER_VERSION = "1.0.0";
 
@@ -17,10 +16,15 @@ const INSTRUCTIONS =
 
 /**
  * A server for one request and one key: it holds only the tools the key's scopes allow, so
- * tools/list shows those and a call to any other tool is refused as unknown.
+ * tools/list shows those and a call to any other tool is refused as unknown. The same server
+ * answers every protocol revision: only the transport in front of it differs.
  */
 export function createMcpServer(ctx: ToolContext): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION }, { instructions: INSTRUCTIONS });
+  // A key's tools are fixed by its scopes, which never change: there is no list change to listen for.
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: { listChanged: false } } },
+  );
   for (const tool of MCP_TOOLS) {
     if (!keyAllows(ctx.principal.scopes, tool.scope)) continue;
     server.registerTool(
@@ -32,7 +36,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
         outputSchema: tool.output,
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (input: unknown) => runTool(tool, input, ctx),
+      (input, extra) => runTool(tool, input, ctx, traceparentOf(extra.mcpReq._meta)),
     );
   }
   return server;
@@ -43,7 +47,7 @@ export function createMcpServer(ctx: ToolContext): McpServer {
  * is parsed through the operation's output schema, and a refusal becomes a tool error with the
  * sentence REST would send (the one translation). Anything else is logged and answered without detail.
  */
-async function runTool(tool: McpTool, input: unknown, ctx: ToolContext): Promise<CallToolResult> {
+async function runTool(tool: McpTool, input: unknown, ctx: ToolContext, traceparent?: string): Promise<CallToolResult> {
   try {
     const unstorable = findUnstorableInput(input);
     if (unstorable) throw new ApiError("bad_request", `${unstorable.path}: ${unstorable.problem}`);
@@ -52,9 +56,18 @@ async function runTool(tool: McpTool, input: unknown, ctx: ToolContext): Promise
   } catch (error) {
     const clientError = toClientError(error);
     if (clientError) return toolError(clientError.message);
-    ctx.logger.error({ requestId: ctx.requestId, tool: tool.name, err: error }, "MCP tool failed");
+    ctx.logger.error({ requestId: ctx.requestId, traceparent, tool: tool.name, err: error }, "MCP tool failed");
     return toolError(`Internal error; quote request id ${ctx.requestId} when reporting it`);
   }
 }
 
 const toolError = (message: string): CallToolResult => ({ content: [{ type: "text", text: message }], isError: true });
+
+// W3C trace context a client puts in a request's _meta (revision 2026-07-28), so a failure can be
+// found from the client's trace. Only a well-formed value is logged: the field is the client's.
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+function traceparentOf(meta: Record<string, unknown> | undefined): string | undefined {
+  const value = meta?.[TRACEPARENT_META_KEY];
+  return typeof value === "string" && TRACEPARENT.test(value) ? value : undefined;
+}

@@ -1,99 +1,111 @@
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
+import { JSON_BODY_LIMIT, refuseNonUtf8Charset } from "../http/body-errors";
 import { toClientError } from "../http/client-error";
 import { checkCredentials, readBearerToken } from "../http/authenticate";
 import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { createMcpServer } from "./create-mcp-server";
+import { MCP_PATH } from "./mcp-names";
+import { requireOwnOrigin } from "./mcp-origin";
+import { createMcpTransport } from "./mcp-transport";
 
-export const MCP_PATH = "/mcp";
-
-// Tool calls are a few hundred bytes; the REST API's body limit is plenty.
-const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+export { MCP_PATH };
 
 // No resource_metadata: the key is static, there is no authorization server to point to, and
 // clients that see OAuth metadata stop sending the configured header (docs/mcp.md).
-const CHALLENGE = 'Bearer realm="workspace-intelligence", error="invalid_token"';
+export const API_KEY_CHALLENGE = 'Bearer realm="workspace-intelligence", error="invalid_token"';
+
+/**
+ * Resolves the caller's credentials to the principal the tools act for, or throws (a 401 ApiError
+ * for refused credentials; the endpoint adds its challenge). May answer 429 through the budget of
+ * refused credentials.
+ */
+export type McpAuthenticator = (req: Request, res: Response) => Promise<ApiKeyPrincipal>;
 
 export interface McpEndpointDeps {
   services: Services;
   logger: Logger;
   publicBaseUrl?: string;
-  /** The per-key rate limit of the REST API, counted after the key check. */
+  /** Where the endpoint answers; MCP_PATH unless a second endpoint is mounted beside it. */
+  path?: string;
+  /** The credential check; the API-key check of the REST API unless given. */
+  authenticate?: McpAuthenticator;
+  /** The `WWW-Authenticate` value of a 401; API_KEY_CHALLENGE unless given (a function, for challenges naming an absolute URL). */
+  challenge?: string | ((req: Request) => string);
+  /** The per-key rate limit of the REST API, counted after the credential check. */
   rateLimit?: RequestHandler;
+  /**
+   * Checks of the request as read (its bytes in `req.body`) before any server is built, for
+   * refusals at HTTP level that need the message (a scope challenge naming the tool's scope).
+   */
+  checkRequest?: RequestHandler;
   /** The REST API's budget of refused keys per client address, shared with it. */
   authFailures?: AuthFailureLimiter;
-  /** Where the endpoint answers; MCP_PATH unless another resource is mounted with the same transport. */
-  path?: string;
-  /**
-   * The credential check, which sets `res.locals.principal` and answers refusals with its own
-   * challenge; the API key check (requireMcpKey) unless given. A handler here that parses the
-   * body leaves it in `req.body` for the transport.
-   */
-  authenticate?: RequestHandler[];
 }
 
-/**
- * The key check of the REST API (same header rules, same service, same 401 sentences), answering
- * with a Bearer challenge. One middleware, so per-key limits can be put beside it.
- */
-export function requireMcpKey(apiKeys: Pick<Services["apiKeys"], "authenticate" | "recentlyAccepted">, failures?: AuthFailureLimiter) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const secret = readBearerToken(req, "API key");
-      res.locals.principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
-    } catch (error) {
-      const refused = toClientError(error);
-      if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { "WWW-Authenticate": CHALLENGE });
-      throw error;
-    }
-    next();
+/** The key check of the REST API: same header rules, same service, same 401 sentences. */
+export function apiKeyAuthenticator(
+  apiKeys: Pick<Services["apiKeys"], "authenticate" | "recentlyAccepted">,
+  failures?: AuthFailureLimiter,
+): McpAuthenticator {
+  return (req, res) => {
+    const secret = readBearerToken(req, "API key");
+    return checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
   };
 }
 
 /**
- * `/mcp`: the MCP Streamable HTTP transport, stateless. Each POST gets a server holding the
- * key's tools and a transport answering in JSON; nothing outlives the request.
+ * An MCP endpoint (Streamable HTTP, stateless): Origin check, credential check, rate limit, then
+ * one server per POST holding the principal's tools; nothing outlives the request. The credential
+ * check and its challenge are inputs, so endpoints for other kinds of credentials share the rest.
  */
-export function mcpEndpoint({ services, logger, publicBaseUrl, rateLimit, authFailures, path = MCP_PATH, authenticate }: McpEndpointDeps): Router {
+export function mcpEndpoint({
+  services,
+  logger,
+  publicBaseUrl,
+  path = MCP_PATH,
+  authenticate,
+  challenge = API_KEY_CHALLENGE,
+  rateLimit,
+  checkRequest,
+  authFailures,
+}: McpEndpointDeps): Router {
+  const check = authenticate ?? apiKeyAuthenticator(services.apiKeys, authFailures);
+  const challengeFor = typeof challenge === "function" ? challenge : () => challenge;
+  const serve = createMcpTransport(path);
   const router = express.Router();
   router.options(path, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
-  router.use(path, ...(authenticate ?? [requireMcpKey(services.apiKeys, authFailures)]));
+  router.use(path, requireOwnOrigin(path, publicBaseUrl));
+  router.use(path, async (req: Request, res: Response, next) => {
+    try {
+      res.locals.principal = await check(req, res);
+    } catch (error) {
+      const refused = toClientError(error);
+      if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { ...refused.headers, "WWW-Authenticate": challengeFor(req) });
+      throw error;
+    }
+    next();
+  });
   if (rateLimit) router.post(path, rateLimit);
+  router.post(path, refuseNonUtf8Charset, express.raw({ type: () => true, limit: JSON_BODY_LIMIT }));
+  if (checkRequest) router.post(path, checkRequest);
   router.post(path, async (req: Request, res: Response) => {
     const principal = res.locals.principal as ApiKeyPrincipal;
     const baseUrl = publicBaseUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.get("host")}`;
-    const server = createMcpServer({
-      principal,
-      services,
-      baseUrl,
-      logger,
-      requestId: res.locals.requestId as string,
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
-    });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await serve(req, res, () =>
+      createMcpServer({ principal, services, baseUrl, logger, requestId: res.locals.requestId as string }),
+    );
   });
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
   router.all(path, (req: Request) => {
-    throw new ApiError(
-      "method_not_allowed",
-      `Method ${req.method} is not allowed on ${path}: this MCP server is stateless and answers POST only`,
-      { Allow: "POST, OPTIONS" },
-    );
+    throw new ApiError("method_not_allowed", `Method ${req.method} is not allowed on ${path}: this MCP server is stateless and answers POST only`, {
+      Allow: "POST, OPTIONS",
+    });
   });
   return router;
 }

@@ -62,7 +62,7 @@ beforeAll(async () => {
     keyFindings: ["fct_orders double counts refunds in the gross_margin column"],
   });
   await t.services.indexer.runOnce();
-}, 60_000);
+});
 afterAll(() => t.close());
 
 const search = (query: string, auth = ws.auth) =>

@@ -38,7 +38,7 @@ beforeAll(async () => {
   home = await createWorkspaceWithKey(t.services, { keyName: "table-bot" });
   bigTableId = await pushArtifact(t, home.auth, { content: bigTable });
   smallId = await pushArtifact(t, home.auth, { content: "A short **Markdown** body." });
-}, 60_000);
+});
 afterAll(() => t.close());
 
 describe("the artifact page of a draft with a 100,000-row table", () => {

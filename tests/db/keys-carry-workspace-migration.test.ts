@@ -145,7 +145,7 @@ describe(`migration ${MIGRATION} on a database with data`, () => {
     } finally {
       await staged.close();
     }
-  }, 60_000);
+  });
 
   it("clears only the pushing key's id of an artifact when the key is deleted", async () => {
     const staged = await stageDatabase();

@@ -53,7 +53,7 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
     // The thread does not hold the process open when idle; a script whose only work is one query
     // must still get its answer rather than exit before the model has loaded.
     const script = 'new (require("./src/embeddings/local-embeddings").LocalEmbeddings)().embedQuery("churn in EMEA").then((v) => console.log("dimensions", v.length))';
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "-e", script], { cwd: path.join(__dirname, "..", ".."), timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "-e", script], { cwd: path.join(__dirname, "..", ".."), timeout: 150_000 });
     expect(stdout.trim()).toBe("dimensions 512");
   });
 

@@ -5,6 +5,7 @@ import { runPartnerAgent } from "../../examples/partner-agent/agent";
 import { describeFailure } from "../../examples/partner-agent/connection-error";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
 
 let t: TestApp;
 let server: Server;
@@ -45,13 +46,14 @@ async function analyticsWorkspace(): Promise<WorkspaceWithKey> {
 /** Plays the reviewer over HTTP: waits for a draft in the admin review queue and returns its id. */
 async function nextDraftInQueue(ws: WorkspaceWithKey): Promise<string> {
   const admin = { Authorization: `Bearer ${t.adminToken}` };
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const res = await fetch(`${baseUrl}/admin/v1/workspaces/${ws.workspaceId}/artifacts?status=draft`, { headers: admin });
-    const { items } = (await res.json()) as { items: Array<{ id: string }> };
-    if (items[0]) return items[0].id;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("the agent pushed no draft");
+  return waitFor(
+    async () => {
+      const res = await fetch(`${baseUrl}/admin/v1/workspaces/${ws.workspaceId}/artifacts?status=draft`, { headers: admin });
+      const { items } = (await res.json()) as { items: Array<{ id: string }> };
+      return items[0]?.id;
+    },
+    { what: "the agent's draft in the review queue", everyMs: 50 },
+  );
 }
 
 async function review(artifactId: string, verdict: "validate" | "dispute", body: Record<string, string>) {

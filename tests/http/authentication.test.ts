@@ -4,6 +4,7 @@ import { hashApiKeySecret } from "../../src/auth/api-key-secret";
 import { PROTECTED_ENDPOINTS } from "../support/api-endpoints";
 import { createKey, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
 
 let t: TestApp;
 let full: WorkspaceWithKey;
@@ -13,6 +14,14 @@ beforeAll(async () => {
   full = await createWorkspaceWithKey(t.services);
 });
 afterAll(() => t.close());
+
+/** The key's lastUsedAt once its write (made after the answer, off the request path) has landed. */
+const lastUsedOf = (keyId: string) =>
+  waitFor(
+    async () =>
+      (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: keyId } } })).lastUsedAt,
+    { what: "the key's lastUsedAt" },
+  );
 
 const call = (endpoint: (typeof PROTECTED_ENDPOINTS)[number]) => request(t.app)[endpoint.method](endpoint.path);
 const label = (e: (typeof PROTECTED_ENDPOINTS)[number]) => `${e.method.toUpperCase()} ${e.path}`;
@@ -99,17 +108,15 @@ describe("API key authentication", () => {
   it("records lastUsedAt when a key is used", async () => {
     const key = await createKey(t.services, full.workspaceId);
     await request(t.app).get("/api/v1/briefing").set(key.auth);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const row = await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } });
-    expect(row.lastUsedAt).toBeInstanceOf(Date);
+    expect(await lastUsedOf(key.keyId)).toBeInstanceOf(Date);
   });
 
   it("writes lastUsedAt at most once a minute per key", async () => {
     const key = await createKey(t.services, full.workspaceId);
     await request(t.app).get("/api/v1/briefing").set(key.auth);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const first = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } })).lastUsedAt;
+    const first = await lastUsedOf(key.keyId);
     await request(t.app).get("/api/v1/briefing").set(key.auth);
+    // A write that must not happen has no event to wait for: a pause gives it the chance to show.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const second = (await t.database.prisma.apiKey.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId: full.workspaceId, id: key.keyId } } })).lastUsedAt;
     expect(second).toEqual(first);

@@ -108,5 +108,5 @@ describe.each(routes.map((route) => [`${route.method.toUpperCase()} ${route.path
       }),
       { seed: SEED, numRuns: RUNS },
     );
-  }, 60_000);
+  });
 });

@@ -101,15 +101,18 @@ describe("the embedding indexer", () => {
     const ws = await createWorkspaceWithKey(t.services);
     await importArtifacts(ws.workspaceId, 2);
     const artifacts = createEmbeddingQueues(t.database.prisma).find((queue) => queue.name === "artifacts")!;
-    // Claimed by an indexer that then died: nobody settles these rows.
+    // Claimed by an indexer that then died: nobody settles these rows. The lease is long enough
+    // for the next pass to come before it ends, even on a loaded machine.
+    const leaseSeconds = 3;
+    const claimedAt = Date.now();
     for (const tier of [0, 1]) {
-      const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds: 1, maxAttempts: 3, workspaceId: ws.workspaceId, tier });
+      const claim = artifacts.claim({ model: t.services.embeddings.model, limit: 10, leaseSeconds, maxAttempts: 3, workspaceId: ws.workspaceId, tier });
       expect(await claim).toHaveLength(2);
     }
 
     await t.services.indexer.runOnce(ws.workspaceId);
     expect(await pendingArtifactVectors(ws.workspaceId)).toBe(4);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, claimedAt + leaseSeconds * 1_000 + 100 - Date.now()));
     await t.services.indexer.runOnce(ws.workspaceId);
     expect(await pendingArtifactVectors(ws.workspaceId)).toBe(0);
   });

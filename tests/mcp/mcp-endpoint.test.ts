@@ -85,7 +85,7 @@ describe("authentication", () => {
   });
 });
 
-describe("the stateless Streamable HTTP transport", () => {
+describe("the stateless Streamable HTTP transport, 2025 revisions (2026-07-28: mcp-wire-rules.test.ts)", () => {
   it("negotiates protocol revision 2025-11-25 and answers in JSON without a session id", async () => {
     const res = await post(initialize("2025-11-25"), ws.auth);
     expect(res.status).toBe(200);

@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import request from "supertest";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, textJson, type ListeningApp } from "../support/mcp-client";

@@ -1,6 +1,6 @@
 import request from "supertest";
 import type { Scope } from "../../src/auth/scopes";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { pushArtifact, validatedArtifact, disputeArtifact } from "../support/artifacts";
 import { createKey, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, textJson, type ListeningApp } from "../support/mcp-client";
@@ -117,11 +117,10 @@ describe("tools/list", () => {
     await client.close();
   });
 
-  it("refuses a call to a tool outside the key's scopes", async () => {
+  it("refuses a call to a tool outside the key's scopes as it refuses an unknown tool", async () => {
     const client = await clientWithScopes(["data:read"]);
-    const result = await callTool(client, "search", { query: "churn" });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
+    await expect(callTool(client, "search", { query: "churn" })).rejects.toThrow("Tool search not found");
+    await expect(callTool(client, "no_such_tool")).rejects.toThrow("Tool no_such_tool not found");
     await client.close();
   });
 });

@@ -250,12 +250,12 @@ describe("/connector/mcp", () => {
     expect(res.headers.get("www-authenticate")).toMatch(/scope="intelligence:read artifacts:read"/);
   });
 
-  it("answers 400 with an error sentence for a body that is not JSON", async () => {
+  it("answers a body that is not JSON as /mcp does: 400 with JSON-RPC's parse error", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri);
     await (await connect(provider)).close();
     const res = await fetch(connectorUrl(), { method: "POST", headers: { ...MCP_HEADERS, Authorization: `Bearer ${provider.saved!.access_token}` }, body: "{not json" });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toEqual(expect.any(String));
+    expect(await res.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 } });
   });
 });
 

@@ -1,10 +1,11 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { assertDatabaseReady, DatabaseNotReadyError, migrateDatabase } from "../../src/db/database-readiness";
 import { loadMigrations, MIGRATION_LOCK_KEY } from "../../src/db/migrations";
 import { pgvectorProblem } from "../../src/db/pgvector";
 import { postgresExecutor } from "../../src/db/postgres-executor";
 import { TEST_DATABASE_URL, createEmptyDatabase, dropDatabase, onServer, uniqueDatabaseName } from "../support/postgres-server";
+import { waitFor } from "../support/wait-for";
+import { spawnTracked } from "../support/child-processes";
 
 const SERVER = TEST_DATABASE_URL!;
 const ROOT = path.resolve(__dirname, "../..");
@@ -21,14 +22,14 @@ afterAll(async () => {
 });
 
 function runMigrateCli(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/migrate.ts"], {
+  const child = spawnTracked(process.execPath, ["--import", "tsx", "src/cli/migrate.ts"], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += String(chunk)));
-  child.stderr.on("data", (chunk) => (output += String(chunk)));
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, output })));
 }
 
@@ -61,7 +62,7 @@ describe("npm run migrate on PostgreSQL", () => {
     expect(outputs.filter((output) => output.includes(`Applied ${ALL.length} migration`))).toHaveLength(1);
     expect(outputs.filter((output) => output.includes("is up to date"))).toHaveLength(1);
     expect(await appliedRows(url)).toHaveLength(ALL.length);
-  }, 30_000);
+  });
 
   it("waits while another run holds the migration lock, then finds nothing left to do", async () => {
     const url = await emptyDatabase();
@@ -71,7 +72,7 @@ describe("npm run migrate on PostgreSQL", () => {
       let waited = false;
       let finished = false;
       const run = migrateDatabase(url, { onWait: () => (waited = true) }).finally(() => (finished = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => waited || finished, { what: "the second run to wait for the lock" });
       expect({ waited, finished }).toEqual({ waited: true, finished: false });
       await holder.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK_KEY]);
       expect(await run).toEqual([]);
@@ -90,7 +91,7 @@ describe("npm run migrate on PostgreSQL", () => {
     const result = await runMigrateCli("");
     expect(result.code).toBe(1);
     expect(result.output).toContain("DATABASE_URL is not set");
-  }, 20_000);
+  });
 });
 
 describe("pgvector requirements", () => {

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { migrateDatabase } from "../../src/db/database-readiness";
+import { killStartedProcesses, spawnTracked } from "../support/child-processes";
 import { TEST_DATABASE_URL, createEmptyDatabase, dropDatabase, uniqueDatabaseName } from "../support/postgres-server";
 
 // The real entry point on a managed database, as a web dyno runs it.
@@ -16,14 +16,14 @@ const PRODUCTION_ENV = {
 function startServer(databaseUrl: string) {
   // tsx as a loader inside the one process (not its CLI, which relays signals from a parent process
   // and may exit on SIGTERM itself before the server has registered its handler).
-  const child = spawn(process.execPath, ["--import", "tsx", "src/server.ts"], {
+  const child = spawnTracked(process.execPath, ["--import", "tsx", "src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...PRODUCTION_ENV, DATABASE_URL: databaseUrl },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += String(chunk)));
-  child.stderr.on("data", (chunk) => (output += String(chunk)));
+  child.stdout!.on("data", (chunk) => (output += String(chunk)));
+  child.stderr!.on("data", (chunk) => (output += String(chunk)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   return { child, exited, output: () => output };
 }
@@ -34,6 +34,7 @@ async function emptyDatabase(): Promise<string> {
   created.push(name);
   return createEmptyDatabase(TEST_DATABASE_URL!, name);
 }
+afterEach(killStartedProcesses);
 afterAll(async () => {
   for (const name of created) await dropDatabase(TEST_DATABASE_URL!, name);
 });
@@ -43,7 +44,7 @@ describe("the server process on PostgreSQL", () => {
     const server = startServer(await emptyDatabase());
     expect(await server.exited).toBe(1);
     expect(server.output()).toMatch(/lacks migrations? 20261120000000_init\b[^:]*: run `npm run migrate`/);
-  }, 30_000);
+  });
 
   it("starts on a migrated database, answers /healthz, and stops on SIGTERM", async () => {
     const url = await emptyDatabase();
@@ -66,5 +67,5 @@ describe("the server process on PostgreSQL", () => {
     expect(res.status).toBe(200);
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
-  }, 30_000);
+  });
 });

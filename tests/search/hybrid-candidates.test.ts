@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { Prisma } from "../../src/generated/prisma/client";
 import { exactDistanceOn } from "../../src/db/vector-distance";
@@ -6,6 +5,8 @@ import { hybridCandidates, ownColumnVectors, type CandidateScores, type HybridSe
 import type { QueryVector } from "../../src/search/hybrid-query";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
+import { spawnTracked } from "../support/child-processes";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -31,7 +32,7 @@ beforeAll(async () => {
     columns: Prisma.sql`t.statement`,
     vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, ownIndex: async () => undefined, exactDistance: exactDistanceOn(t.database.kind) }),
   };
-}, 60_000);
+});
 afterAll(() => t.close());
 
 /** The statements a search sends, in order, each named by its half ("text" has the collection's figures). */
@@ -52,7 +53,7 @@ describe("the two statements of a search", () => {
     let release!: (vector: QueryVector) => void;
     const pending = new Promise<QueryVector>((resolve) => (release = resolve));
     const found = hybridCandidates(run, source, { text: "scooter churn", vector: pending });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(() => sent.length > 0, { what: "the first statement" });
     expect(sent).toEqual(["text"]);
     release(await vectorOf("scooter churn"));
     const candidates = await found;
@@ -80,14 +81,14 @@ describe("the two statements of a search", () => {
   });
 
   it("reports a failed text statement to the caller, never as an unhandled rejection that would end the process", async () => {
-    const child = spawn(process.execPath, [TSX, "tests/support/failing-text-statement.ts"], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
+    const child = spawnTracked(process.execPath, [TSX, "tests/support/failing-text-statement.ts"], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
     let output = "";
-    child.stdout.on("data", (chunk) => (output += String(chunk)));
-    child.stderr.on("data", (chunk) => (output += String(chunk)));
+    child.stdout!.on("data", (chunk) => (output += String(chunk)));
+    child.stderr!.on("data", (chunk) => (output += String(chunk)));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(output).toContain("caught: database gone");
     expect(code).toBe(0);
-  }, 30_000);
+  });
 });
 
 describe("the full-text keys", () => {

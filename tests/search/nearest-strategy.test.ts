@@ -21,7 +21,7 @@ beforeAll(async () => {
   // Another workspace full of artifacts nearer to the query than the small workspace's one.
   for (let i = 0; i < 60; i++) await validatedArtifact(t, crowded.auth, { summary: `Quarterly revenue forecast for enterprise accounts ${i}` });
   await t.services.indexer.runOnce();
-}, 60_000);
+});
 afterAll(() => t.close());
 
 /** Gives every workspace with more than `minVectors` searchable vectors on a table its own index, as the worker does. */

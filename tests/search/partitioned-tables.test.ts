@@ -49,7 +49,7 @@ beforeAll(async () => {
   for (let i = 15; i < 30; i++) await validatedArtifact(t, crowded.auth, forecast(i));
   await validatedArtifact(t, small.auth, { summary: "Refund rate rose for mobile customers", content: "Mobile refunds rose.\nMostly annual plans." });
   await t.services.indexer.runOnce();
-}, 60_000);
+});
 afterAll(() => t.close());
 
 const vectorOf = async (text: string) => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model: t.services.embeddings.model });

@@ -14,7 +14,7 @@ beforeAll(async () => {
   const imported = await importJudgedSet(testApp.services, set);
   let n = 0;
   report = await evaluate(testApp.services, imported, set, (_endpoint, query) => query.kind === "exact" || n++ % 3 === 0);
-}, 120_000);
+});
 
 afterAll(() => testApp.close());
 

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { applyMigrations } from "../../src/db/migrations";
+import { TEST_RUN_VARIABLE } from "./leftover-processes";
 import { TEST_DATABASE_URL, createEmptyDatabase, uniqueDatabaseName } from "./postgres-server";
 
 /**
@@ -13,6 +15,8 @@ import { TEST_DATABASE_URL, createEmptyDatabase, uniqueDatabaseName } from "./po
  * migrated by the same runner as `npm run migrate`.
  */
 export default async function globalSetup(): Promise<void> {
+  // Workers inherit it, and every process they start: the global teardown looks for it.
+  process.env[TEST_RUN_VARIABLE] = randomUUID();
   if (TEST_DATABASE_URL) {
     const template = uniqueDatabaseName("wsi_test");
     await migrateDatabase(await createEmptyDatabase(TEST_DATABASE_URL, template));

@@ -1,9 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Express } from "express";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as StreamableHTTPClientTransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 export interface ListeningApp {
   baseUrl: string;
@@ -22,18 +22,40 @@ export async function listen(app: Express): Promise<ListeningApp> {
   };
 }
 
-/** The official MCP client over Streamable HTTP, sending the key as a Bearer header. */
-export async function connectMcpClient(baseUrl: string, key: string): Promise<Client> {
-  const client = new Client({ name: "wsi-tests", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", baseUrl), {
-    requestInit: { headers: { Authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
+/** How a 2.x client opens: `auto` asks for revision 2026-07-28 (`server/discover`), `legacy` sends `initialize`. */
+export type Negotiation = "auto" | "legacy";
+
+/**
+ * The SDK's 2.x client over Streamable HTTP, sending the key as a Bearer header. By default it
+ * negotiates as current clients do, landing on revision 2026-07-28.
+ */
+export async function connectMcpClient(
+  baseUrl: string,
+  key: string,
+  { negotiation = "auto", protocolVersions }: { negotiation?: Negotiation; protocolVersions?: string[] } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: "wsi-tests", version: "1.0.0" },
+    { versionNegotiation: { mode: negotiation }, ...(protocolVersions ? { supportedProtocolVersions: protocolVersions } : {}) },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", baseUrl), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
   return client;
 }
 
+/** The 1.x client (`@modelcontextprotocol/sdk` 1.32.2), as clients built before the 2026 revision connect. */
+export async function connectV1Client(baseUrl: string, key: string): Promise<ClientV1> {
+  const client = new ClientV1({ name: "wsi-tests-v1", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransportV1(new URL("/mcp", baseUrl), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+/** Either SDK's client, for what the tests ask of both. */
+export interface ToolCaller {
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+}
+
 /** Calls a tool and returns its result, typed as a plain (non-task) tool result. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function callTool(client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 

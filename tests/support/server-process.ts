@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
+import { spawnTracked } from "./child-processes";
 
 // The real entry point in its own process: what `npm run dev` and a dyno run.
 const ROOT = path.resolve(__dirname, "../..");
@@ -14,12 +15,6 @@ export const START_CEILING_MS = 120_000;
 /** A test that starts a server: its start, plus what it then does. */
 export const SERVER_TEST_TIMEOUT_MS = START_CEILING_MS + 60_000;
 
-/** Every server this worker started: killed when the worker exits, whatever the tests did. */
-const alive = new Set<ChildProcess>();
-process.once("exit", () => {
-  for (const child of alive) child.kill("SIGKILL");
-});
-
 export interface Started {
   child: ChildProcess;
   output: () => string;
@@ -27,13 +22,11 @@ export interface Started {
 }
 
 export function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [TSX, "src/server.ts"], {
+  const child = spawnTracked(process.execPath, [TSX, "src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: "", DATABASE_URL: "", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  alive.add(child);
-  child.once("exit", () => alive.delete(child));
   let output = "";
   child.stdout!.on("data", (chunk) => (output += String(chunk)));
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
@@ -59,15 +52,15 @@ export function startServer(dataDir: string, extraEnv: Record<string, string> = 
 }
 
 export function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [TSX, "src/cli/admin.ts", ...args], {
+  const child = spawnTracked(process.execPath, [TSX, "src/cli/admin.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, ADMIN_TOKEN: "", DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += String(chunk)));
-  child.stderr.on("data", (chunk) => (stderr += String(chunk)));
+  child.stdout!.on("data", (chunk) => (stdout += String(chunk)));
+  child.stderr!.on("data", (chunk) => (stderr += String(chunk)));
   return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
 }
 

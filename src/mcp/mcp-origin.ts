@@ -1,0 +1,40 @@
+import type { NextFunction, Request, Response } from "express";
+import { ApiError } from "../http/api-error";
+
+/**
+ * The MCP transport specification requires servers to validate `Origin`: a browser page on
+ * another site (or one that rebinds its own name to this server's address) must not reach the
+ * tools. Clients outside a browser send no Origin and pass. Allowed: the service's own origin (as
+ * the request reached it) and the origin of PUBLIC_BASE_URL, compared whole (scheme, host, port),
+ * so `http://localhost:3000` does not admit `http://localhost:8080`.
+ */
+export function requireOwnOrigin(path: string, publicBaseUrl?: string) {
+  const configured = publicBaseUrl ? new URL(publicBaseUrl).origin : undefined;
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const origin = req.get("origin");
+    if (origin === undefined) {
+      next();
+      return;
+    }
+    const own = originOf(`${req.protocol}://${req.get("host") ?? ""}`);
+    const allowed = [own, configured].filter((value): value is string => value !== undefined);
+    if (!allowed.includes(originOf(origin) ?? "")) {
+      throw new ApiError(
+        "forbidden",
+        `Origin ${JSON.stringify(origin)} is not allowed to call ${path}: browser pages may call it only from ${allowed.join(" or ")}; MCP clients outside a browser send no Origin header`,
+      );
+    }
+    next();
+  };
+}
+
+// Normalised through URL so that `HTTP://Example.com:80` and `http://example.com` compare equal;
+// the opaque origin `null` (sandboxed frames, file: pages) parses to "null" and is never allowed.
+function originOf(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,137 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type McpServer,
+} from "@modelcontextprotocol/server";
+import type { Request, Response } from "express";
+import { ApiError } from "../http/api-error";
+
+/** Builds the server that answers one request (the caller's tools); called once per request. */
+export type McpServerForRequest = () => McpServer;
+
+// Tool calls are a few hundred bytes; the REST API's body limit is plenty.
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Serves one POST of the Streamable HTTP transport, statelessly, in both protocol eras:
+ *
+ * - revision 2026-07-28 (a `_meta` envelope on every request, `server/discover`, the
+ *   `MCP-Protocol-Version`/`Mcp-Method`/`Mcp-Name` headers checked against the body) through the
+ *   SDK's `createMcpHandler`, strict (`legacy: "reject"`);
+ * - the 2025 revisions (`initialize`, then requests without an envelope) through the SDK's
+ *   stateless Streamable HTTP transport with JSON answers, as before the 2026 revision. The SDK's
+ *   own fallback would answer them as event streams; routing with its `isLegacyRequest` keeps the
+ *   answers JSON and lets the two legs never disagree on which era a request belongs to.
+ *
+ * Both legs build their server from the same factory, so the tools cannot differ between eras.
+ */
+export function createMcpTransport(path: string) {
+  // The handler is built once per endpoint, not per request, so the request's server travels with
+  // the web Request, which the handler hands back to its factory as `requestInfo`.
+  const servers = new WeakMap<globalThis.Request, McpServerForRequest>();
+  const modern = createMcpHandler(
+    ({ requestInfo }) => {
+      const build = requestInfo && servers.get(requestInfo);
+      if (!build) throw new Error("MCP request arrived without its server");
+      return build();
+    },
+    { legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
+  );
+
+  return async function serve(req: Request, res: Response, buildServer: McpServerForRequest): Promise<void> {
+    const bytes: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const parsed = parseJson(bytes);
+    // A batch would run many tool calls for one request against the key's rate limit. Batching
+    // left MCP in revision 2025-06-18 and the 2026 revision has none, so every client sends one
+    // message per POST; refusing before any server is built means nothing in a batch runs.
+    if (Array.isArray(parsed)) {
+      throw new ApiError(
+        "bad_request",
+        `JSON-RPC batches are not accepted on ${path}: send one JSON-RPC message per POST (MCP has no batches since revision 2025-06-18)`,
+      );
+    }
+    const request = new globalThis.Request(urlOf(req), {
+      method: "POST",
+      headers: headersOf(req),
+      body: new Uint8Array(bytes),
+    });
+    const parsedBody = parsed === NOT_JSON ? undefined : parsed;
+    const options = parsedBody === undefined ? {} : { parsedBody };
+    if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES })) {
+      const server = buildServer();
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        maxRequestBodySize: MAX_REQUEST_BODY_BYTES,
+      });
+      try {
+        await server.connect(transport);
+        await send(await transport.handleRequest(request, options), res);
+      } finally {
+        await transport.close().catch(() => undefined);
+        await server.close().catch(() => undefined);
+      }
+      return;
+    }
+    servers.set(request, buildServer);
+    await send(await modern.fetch(request, options), res);
+  };
+}
+
+const NOT_JSON = Symbol("not JSON");
+
+// A body that is not JSON is left to the SDK, which answers it with JSON-RPC's parse error.
+function parseJson(bytes: Buffer): unknown {
+  if (bytes.length === 0) return NOT_JSON;
+  try {
+    return JSON.parse(bytes.toString("utf8"));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+// The SDK reads only the path of this address; a Host header URL cannot parse must not become a 500.
+function urlOf(req: Request): URL {
+  try {
+    return new URL(req.originalUrl, `${req.protocol}://${req.get("host") ?? "localhost"}`);
+  } catch {
+    return new URL(req.originalUrl, "http://localhost");
+  }
+}
+
+function headersOf(req: Request): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      // A value Headers refuses reaches the SDK as absent, which it answers as a missing header (400).
+      try {
+        headers.append(name, item);
+      } catch {
+        continue;
+      }
+    }
+  }
+  // The body handed on is the decoded bytes Express read, whatever the client's transfer framing.
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  return headers;
+}
+
+// Streamed rather than buffered: in revision 2026-07-28 an answer may be an event stream (a
+// subscription, or a result preceded by notifications), and a client that leaves cancels it.
+async function send(response: globalThis.Response, res: Response): Promise<void> {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const body = Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>);
+  res.on("close", () => body.destroy());
+  await pipeline(body, res).catch(() => undefined);
+}

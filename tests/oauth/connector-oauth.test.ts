@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from "@modelcontextprotocol/client";
 import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, BrowserContext } from "playwright-core";
 import { validatedArtifact } from "../support/artifacts";
@@ -107,6 +108,21 @@ describe("connecting a hosted connector through OAuth", () => {
     expect(textJson(await callTool(client, "fetch", { id: homeArtifact }))).toMatchObject({ id: homeArtifact });
     const elsewhere = await callTool(client, "fetch", { id: otherArtifact });
     expect(elsewhere.isError).toBe(true);
+    await client.close();
+  });
+
+  it("works the same with the SDK's 2.x client, which then speaks revision 2026-07-28", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "2.x client" });
+    const newClient = () => new ClientV2({ name: "connector-tests", version: "2.0.0" }, { versionNegotiation: { mode: "auto" } });
+    await expect(newClient().connect(new TransportV2(connectorUrl(), { authProvider: provider }))).rejects.toThrow(UnauthorizedErrorV2);
+    const { callback } = await consentInBrowser(provider.authorizationUrl!, { workspace: home.workspaceId });
+    // The 2.x client checks the callback's `iss` against the issuer it discovered (RFC 9207).
+    await new TransportV2(connectorUrl(), { authProvider: provider }).finishAuth(callback.searchParams);
+    const client = newClient();
+    await client.connect(new TransportV2(connectorUrl(), { authProvider: provider }));
+    expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
+    const found = textJson(await callTool(client, "search", { query: "kiosk footfall July" })) as { results: Array<{ id: string }> };
+    expect(found.results.map((r) => r.id)).toEqual([homeArtifact]);
     await client.close();
   });
 

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     rateLimits: config.rateLimits,
     signingSecret: config.signingSecret,
     maxOAuthClients: config.oauthMaxClients,
-    clientMetadataCa: config.oauthClientMetadataCaFile ? readFileSync(config.oauthClientMetadataCaFile, "utf8") : undefined,
+    clientMetadataCa: config.oauthClientMetadataCaFile ? readCaFile(config.oauthClientMetadataCaFile) : undefined,
   });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);
@@ -123,3 +123,14 @@ main().catch((error: unknown) => {
   }
   process.exit(1);
 });
+
+/** The extra CA for client metadata documents; a file that cannot be read stops the start, naming the variable. */
+function readCaFile(file: string): string {
+  try {
+    const pem = readFileSync(file, "utf8");
+    if (!pem.includes("-----BEGIN CERTIFICATE-----")) throw new Error("no PEM certificate in it");
+    return pem;
+  } catch (error) {
+    throw new ConfigError([`OAUTH_CLIENT_METADATA_CA_FILE: cannot use ${file}: ${(error as Error).message}`]);
+  }
+}

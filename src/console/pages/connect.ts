@@ -26,6 +26,7 @@ export function consentPage(chrome: PageChrome & { csrfToken: string }, view: Co
     <dt>App</dt><dd>${view.clientName}${view.clientName !== view.clientId ? html` <span class="muted small mono">${view.clientId}</span>` : ""}</dd>
     <dt>Sends you back to</dt><dd><strong data-redirect-host>${view.redirectHost}</strong></dd>
   </dl>
+  <p class="muted small">The app names itself; the address it sends you back to is what tells you who it is. Approve only if you started connecting it just now.</p>
   ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
   ${view.refused.length ? html`<p class="notice">Not granted here: ${view.refused.map((scope, i) => html`${i ? ", " : ""}<code>${scope}</code>`)}.</p>` : ""}
   <form method="post" action="/console/connect/${view.uid}" class="stack">

@@ -144,6 +144,14 @@ describe("connecting a hosted connector through OAuth", () => {
     expect(await t.services.connectedApps.list(home.workspaceId)).toHaveLength(before);
   });
 
+  it("shows an app's name as text, whatever it contains", async () => {
+    const name = `<img src=x onerror="document.title='owned'">`;
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: name });
+    const { consentText, callback } = await consentInBrowser(await startConnecting(provider), { decision: "deny" });
+    expect(consentText).toContain(name);
+    expect(callback.searchParams.get("error")).toBe("access_denied");
+  });
+
   it("lists the grant as a connected app of the chosen workspace, with who granted it and its scopes", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Listing check" });
     await connect(provider, { workspace: other.workspaceId, scopes: ["artifacts:read", "skills:read"] });

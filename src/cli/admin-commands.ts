@@ -10,6 +10,9 @@ API keys
   key:create --workspace ID --name NAME [--scopes a,b]   prints the secret once
   key:list --workspace ID
   key:revoke --workspace ID --key ID
+Connected apps (MCP connectors a console account approved through OAuth)
+  app:list --workspace ID
+  app:revoke --workspace ID --app ID
 Reviewers (sign-ins for the review console at /console)
   reviewer:add --workspace ID --email EMAIL --name NAME --password PASSWORD
   reviewer:list --workspace ID
@@ -80,6 +83,11 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
     method: "DELETE",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/keys/${enc(required(o, "key"))}`,
   }),
+  "app:list": (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/connected-apps` }),
+  "app:revoke": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/connected-apps/${enc(required(o, "app"))}`,
+  }),
   "reviewer:add": (o) => ({
     method: "POST",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/reviewers`,
@@ -131,6 +139,7 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
 export function presentAnswer(command: string, options: Options, status: number, body: unknown): unknown {
   if (status >= 400) return body;
   if (command === "key:revoke" && status === 204) return { revoked: options.key };
+  if (command === "app:revoke" && status === 204) return { revoked: options.app };
   if (command === "reviewer:remove" && status === 204) return { removed: options.reviewer };
   if (command === "reindex" && isReindexResult(body)) {
     const marked = Object.values(body.cleared).reduce((sum, count) => sum + count, 0);

@@ -98,3 +98,24 @@ describe("npm run admin: what a command prints", () => {
     });
   });
 });
+
+describe("npm run admin: connected apps", () => {
+  it("app:list and app:revoke name the workspace, and app:revoke confirms what it revoked", async () => {
+    const reviewer = await t.services.reviewers.add(ws.workspaceId, { email: "cli-apps@acme.test", name: "Cli", password: "correct horse battery" });
+    const app = await t.services.connectedApps.create(ws.workspaceId, {
+      id: "grant-cli-check",
+      reviewerId: reviewer.id,
+      grantedBy: reviewer.email,
+      clientId: "client-cli-check",
+      clientName: "CLI check",
+      redirectHost: "connector.example",
+      scopes: ["artifacts:read"],
+    });
+    const listed = await send(COMMANDS["app:list"]!({ workspace: ws.workspaceId })).expect(200);
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: app.id, clientName: "CLI check", scopes: ["artifacts:read"], revokedAt: null })]);
+    const options = { workspace: ws.workspaceId, app: app.id };
+    const res = await send(COMMANDS["app:revoke"]!(options)).expect(204);
+    expect(presentAnswer("app:revoke", options, res.status, null)).toEqual({ revoked: app.id });
+    expect(() => COMMANDS["app:revoke"]!({ app: app.id })).toThrow(UsageError);
+  });
+});

@@ -19,7 +19,7 @@ export const adminRevokeConnectedApp = defineOperation({
   name: "adminRevokeConnectedApp",
   summary: "Revoke a connected app",
   description:
-    "Deletes the grant's tokens; its access tokens answer 401 within the API key cache's bound (API_KEY_CACHE_TTL_MS) on every process, at once on this one, and its refresh token is refused. Revoking twice is harmless. A grant of another workspace is not found here.",
+    "Deletes the grant's tokens: its access tokens answer 401 from the next request on, on every process, and its refresh token is refused. Revoking twice is harmless. A grant of another workspace is not found here.",
   access: { kind: "admin" },
   input: WorkspaceConnectedAppParamsSchema,
   output: NO_CONTENT,

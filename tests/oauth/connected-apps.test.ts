@@ -97,6 +97,17 @@ describe("connected apps", () => {
     expect(await refreshed.json()).toMatchObject({ error: "invalid_grant" });
   });
 
+  it("refuses a token at once when another process revokes its grant, although it was just used here", async () => {
+    const provider = await connected("Other process check");
+    const token = provider.saved!.access_token;
+    expect(await statusWith(token)).toBe(200);
+    const app = (await t.services.connectedApps.list(home.workspaceId)).find((item) => item.clientName === "Other process check")!;
+    // Another process revokes: only the shared database changes (the grant row, and its tokens deleted).
+    await t.database.prisma.connectedApp.update({ where: { workspaceId_id: { workspaceId: home.workspaceId, id: app.id } }, data: { revokedAt: new Date() } });
+    await t.database.prisma.oAuthRecord.deleteMany({ where: { grantId: app.id } });
+    expect(await statusWith(token)).toBe(401);
+  });
+
   it("answers 404 in the admin API for a workspace that does not exist", async () => {
     const res = await request(t.app).get("/admin/v1/workspaces/ws_nope/connected-apps").set(adminAuth(t.adminToken)).expect(404);
     expect(res.body.error).toMatch(/not found/);

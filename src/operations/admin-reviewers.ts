@@ -31,10 +31,16 @@ export const adminListReviewers = defineOperation({
 export const adminRemoveReviewer = defineOperation({
   name: "adminRemoveReviewer",
   summary: "Remove a reviewer from a workspace",
-  description: "Takes effect on the reviewer's next request. An account left without workspaces is deleted with its sessions.",
+  description:
+    "Takes effect on the reviewer's next request. An account left without workspaces is deleted with its sessions. The apps the reviewer connected to this workspace (OAuth grants) are revoked with it.",
   access: { kind: "admin" },
   input: ReviewerParamsSchema,
   output: NO_CONTENT,
-  run: ({ id, reviewerId }, { services }) => services.reviewers.remove(id, reviewerId),
+  // A grant reads what its approver could read: it goes when their access to the workspace goes.
+  // First, while the account still exists (removing its last workspace deletes it).
+  run: async ({ id, reviewerId }, { services }) => {
+    await services.connectedApps.revokeGrantedBy(id, reviewerId);
+    await services.reviewers.remove(id, reviewerId);
+  },
   errors: { not_found: { description: "No such workspace, or the reviewer is not one of its reviewers." } },
 });

@@ -41,6 +41,12 @@ export function createConnectedAppRepository(db: DbTx) {
       return db.connectedApp.findFirst({ where: { id }, select: APP_FIELDS });
     },
 
+    /** The live grants one account approved in the workspace. */
+    async liveIdsGrantedBy(workspaceId: string, reviewerId: string): Promise<string[]> {
+      const rows = await db.connectedApp.findMany({ where: { workspaceId, reviewerId, revokedAt: null }, select: { id: true } });
+      return rows.map((row) => row.id);
+    },
+
     /** Sets revokedAt once. Null when the workspace has no such grant. */
     async revoke(workspaceId: string, id: string, at: Date): Promise<ConnectedAppRecord | null> {
       await db.connectedApp.updateMany({ where: { workspaceId, id, revokedAt: null }, data: { revokedAt: at } });

@@ -66,6 +66,15 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
       await store.revokeByGrantId(grantId);
     },
 
+    /** Revokes every live grant an account approved in the workspace (its access there is gone). */
+    async revokeGrantedBy(workspaceId: string, reviewerId: string): Promise<void> {
+      for (const grantId of await apps.liveIdsGrantedBy(workspaceId, reviewerId)) {
+        await apps.revoke(workspaceId, grantId, clock.now());
+        cache.delete(grantId);
+        await store.revokeByGrantId(grantId);
+      }
+    },
+
     /**
      * Marks a grant revoked that the authorization server revoked itself (a refresh token or a code
      * used twice): its tokens are gone already; the listing should say so.

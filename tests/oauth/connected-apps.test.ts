@@ -108,6 +108,22 @@ describe("connected apps", () => {
     expect(await statusWith(token)).toBe(401);
   });
 
+  it("are revoked when their approver is removed from the workspace", async () => {
+    const approver = await createReviewer(t, other.workspaceId);
+    const context = await browser.newContext();
+    await signIn(await context.newPage(), server.origin, approver.email, approver.password);
+    const approverDance = oauthDance({ browser, site, connectorUrl: connectorUrl(), reviewer: approver, signedIn: await context.storageState() });
+    await context.close();
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Leaver check" });
+    await (await approverDance.connect(provider)).close();
+    expect(await statusWith(provider.saved!.access_token)).toBe(200);
+
+    await request(t.app).delete(`/admin/v1/workspaces/${other.workspaceId}/reviewers/${approver.id}`).set(adminAuth(t.adminToken)).expect(204);
+    expect(await statusWith(provider.saved!.access_token)).toBe(401);
+    const [app] = await t.services.connectedApps.list(other.workspaceId);
+    expect(app).toMatchObject({ clientName: "Leaver check", revokedAt: expect.any(Date) });
+  });
+
   it("answers 404 in the admin API for a workspace that does not exist", async () => {
     const res = await request(t.app).get("/admin/v1/workspaces/ws_nope/connected-apps").set(adminAuth(t.adminToken)).expect(404);
     expect(res.body.error).toMatch(/not found/);

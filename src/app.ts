@@ -8,9 +8,9 @@ import { createRateLimiters, DEFAULT_RATE_LIMITS, type RateLimitSettings } from 
 import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
-import { mcpEndpoint } from "./mcp/mcp-endpoint";
-import { CONNECTOR_MCP_PATH, createAuthorizationServer } from "./oauth/authorization-server";
-import { connectorChallenge, connectorTokenAuthenticator, requireToolScope } from "./oauth/connector-auth";
+import { MCP_KEY_PATH, MCP_PATH, mcpEndpoint } from "./mcp/mcp-endpoint";
+import { createAuthorizationServer } from "./oauth/authorization-server";
+import { connectorAuthenticator, connectorChallenge, requireToolScope } from "./oauth/connector-auth";
 import { oauthRouter } from "./oauth/oauth-routes";
 import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
@@ -73,9 +73,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   });
   app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn, authorization }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
-  // /mcp takes API keys and advertises no authorization server, so header-configured clients keep
-  // sending their key; /connector/mcp is the same server behind OAuth, for hosted connectors.
-  app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey, authFailures }));
+  // /mcp is the address to give any client: an API key, or OAuth (advertised in its 401) for
+  // hosted connectors that only know the URL. /mcp/key is the same server for API keys alone,
+  // advertising nothing, for header clients that drop their header once they see OAuth.
   app.use(oauthRouter(authorization, services, { registrationLimiter: rateLimiters.registrations }));
   app.use(
     mcpEndpoint({
@@ -84,12 +84,13 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
       publicBaseUrl,
       rateLimit: rateLimiters.perKey,
       authFailures,
-      path: CONNECTOR_MCP_PATH,
-      authenticate: connectorTokenAuthenticator(authorization, services, authFailures),
+      path: MCP_PATH,
+      authenticate: connectorAuthenticator(authorization, services, authFailures),
       challenge: connectorChallenge(authorization),
       checkRequest: requireToolScope(authorization),
     }),
   );
+  app.use(mcpEndpoint({ services, logger, publicBaseUrl, rateLimit: rateLimiters.perKey, authFailures, path: MCP_KEY_PATH }));
   app.use(referencePageRouter(publicBaseUrl));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

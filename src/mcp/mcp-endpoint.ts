@@ -8,13 +8,13 @@ import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { createMcpServer } from "./create-mcp-server";
-import { MCP_PATH } from "./mcp-names";
+import { MCP_KEY_PATH, MCP_PATH } from "./mcp-names";
 import { requireOwnOrigin } from "./mcp-origin";
 import { createMcpTransport } from "./mcp-transport";
 
-export { MCP_PATH };
+export { MCP_KEY_PATH, MCP_PATH };
 
-// No resource_metadata: the key is static, there is no authorization server to point to, and
+// No resource_metadata: the key-only endpoint points to no authorization server, since some
 // clients that see OAuth metadata stop sending the configured header (docs/mcp.md).
 export const API_KEY_CHALLENGE = 'Bearer realm="workspace-intelligence", error="invalid_token"';
 
@@ -80,8 +80,9 @@ export function mcpEndpoint({
   router.options(path, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
-  router.use(path, requireOwnOrigin(path, publicBaseUrl));
-  router.use(path, async (req: Request, res: Response, next) => {
+  // `all`, not `use`: an endpoint's checks apply to its own path, not to paths under it (/mcp/key).
+  router.all(path, requireOwnOrigin(path, publicBaseUrl));
+  router.all(path, async (req: Request, res: Response, next) => {
     try {
       res.locals.principal = await check(req, res);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { Client, ProtocolError, SdkError, SdkErrorCode, SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Server } from "@modelcontextprotocol/server";
 import type { McpStdioConfig } from "../config";
-import { MCP_PATH, MCP_SERVER_NAME } from "./mcp-names";
+import { MCP_KEY_PATH, MCP_SERVER_NAME } from "./mcp-names";
 
 /**
  * An MCP client of the running service's /mcp, acting with the configured key. It asks for the
@@ -9,7 +9,7 @@ import { MCP_PATH, MCP_SERVER_NAME } from "./mcp-names";
  */
 export async function connectToService(config: McpStdioConfig): Promise<Client> {
   const client = new Client({ name: "workspace-intelligence-stdio", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
-  const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, config.baseUrl), {
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_KEY_PATH, config.baseUrl), {
     requestInit: { headers: { Authorization: `Bearer ${config.apiKey}` } },
   });
   await client.connect(transport);
@@ -46,7 +46,7 @@ export function createStdioBridge(service: Client, config: McpStdioConfig, repor
 
 /** Says which of the two usual mistakes happened: the service is not there, or it refused the key. */
 export function describeServiceFailure(config: McpStdioConfig, error: unknown): string {
-  const endpoint = new URL(MCP_PATH, config.baseUrl).toString();
+  const endpoint = new URL(MCP_KEY_PATH, config.baseUrl).toString();
   const status = error instanceof SdkHttpError ? error.status : undefined;
   if (status === 401 || (error instanceof SdkError && error.code === SdkErrorCode.ClientHttpAuthentication)) {
     return `The service at ${endpoint} refused WSI_API_KEY (HTTP 401${serviceSentence(error)}): give a current workspace API key (wsi_…)`;

@@ -6,6 +6,7 @@ import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { READ_SCOPES } from "../auth/scopes";
 import { escapeHtml } from "../console/html";
+import { MCP_PATH } from "../mcp/mcp-names";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { storageAdapter } from "./storage-adapter";
@@ -13,7 +14,6 @@ import { storageAdapter } from "./storage-adapter";
 /** Where the authorization server answers; its issuer is this path on the public address. */
 export const OAUTH_PATH = "/oauth";
 /** The OAuth-protected MCP resource for hosted connectors; /mcp stays key-only. */
-export const CONNECTOR_MCP_PATH = "/connector/mcp";
 /** Where the consent page of an interaction is, in the console. */
 export const CONSENT_PATH = "/console/connect";
 
@@ -51,9 +51,9 @@ export interface AuthorizationServer {
   provider(req: Request): Promise<Provider>;
   baseUrl(req: Request): string;
   issuer(req: Request): string;
-  /** The absolute URL of /connector/mcp: the only audience tokens are issued for. */
+  /** The absolute URL of /mcp: the only audience tokens are issued for. */
   resource(req: Request): string;
-  /** The Protected Resource Metadata of /connector/mcp (RFC 9728). */
+  /** The Protected Resource Metadata of /mcp (RFC 9728). */
   resourceMetadataUrl(req: Request): string;
   maxClients: number;
 }
@@ -67,7 +67,7 @@ const MAX_ISSUERS = 4;
 /**
  * panva's oidc-provider (OpenID certified) as the OAuth 2.1 authorization server of the connector
  * MCP resource: authorization code with PKCE (S256), dynamic client registration, resource
- * indicators binding every token to /connector/mcp, rotating refresh tokens whose reuse revokes
+ * indicators binding every token to /mcp, rotating refresh tokens whose reuse revokes
  * the grant, `iss` in authorization responses. The consent interaction is the console's.
  */
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
@@ -84,7 +84,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
 
   async function build(base: string): Promise<Provider> {
     const { default: ProviderClass, errors } = await import("oidc-provider");
-    const resource = `${base}${CONNECTOR_MCP_PATH}`;
+    const resource = `${base}${MCP_PATH}`;
     // Signs nothing a resource relies on (access tokens are opaque and no ID token is issued:
     // `openid` is never granted), so a key per process suffices.
     const signingKey = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256" };
@@ -177,8 +177,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     },
     baseUrl,
     issuer: (req) => `${baseUrl(req)}${OAUTH_PATH}`,
-    resource: (req) => `${baseUrl(req)}${CONNECTOR_MCP_PATH}`,
-    resourceMetadataUrl: (req) => `${baseUrl(req)}/.well-known/oauth-protected-resource${CONNECTOR_MCP_PATH}`,
+    resource: (req) => `${baseUrl(req)}${MCP_PATH}`,
+    resourceMetadataUrl: (req) => `${baseUrl(req)}/.well-known/oauth-protected-resource${MCP_PATH}`,
     maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
   };
 }

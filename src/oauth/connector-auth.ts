@@ -1,11 +1,12 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { ApiKeyPrincipal } from "../auth/principal";
+import { API_KEY_PREFIX } from "../auth/api-key-secret";
 import { keyAllows, READ_SCOPES } from "../auth/scopes";
 import { DomainError } from "../domain/errors";
 import { ApiError } from "../http/api-error";
 import { checkCredentials, readBearerToken } from "../http/authenticate";
 import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
-import type { McpAuthenticator } from "../mcp/mcp-endpoint";
+import { apiKeyAuthenticator, type McpAuthenticator } from "../mcp/mcp-endpoint";
 import { MCP_TOOLS } from "../mcp/tools";
 import type { Services } from "../services";
 import type { AuthorizationServer } from "./authorization-server";
@@ -18,16 +19,27 @@ function challengeWith(server: AuthorizationServer, req: Request, extra: Record<
   return `Bearer ${Object.entries(params).map(([name, value]) => `${name}=${quoted(value)}`).join(", ")}`;
 }
 
-/** The 401 challenge of /connector/mcp; `invalid_token` only when a token was sent (RFC 6750 §3.1). */
+/** The 401 challenge of /mcp; `invalid_token` only when a token was sent (RFC 6750 §3.1). */
 export const connectorChallenge = (server: AuthorizationServer) => (req: Request) =>
   challengeWith(server, req, req.get("authorization") === undefined ? {} : { error: "invalid_token" });
 
 /**
- * The credential check of /connector/mcp: an access token the authorization server issued for
- * this very resource (RFC 8707 audience), whose grant is still live. An API key, a token for
- * another audience or an expired one is refused (401, with connectorChallenge).
+ * The credential check of /mcp: a workspace API key (`wsi_…`, checked as on the REST API), or an
+ * access token the authorization server issued for this very resource (RFC 8707 audience) whose
+ * grant is still live. A token for another audience or an expired one is refused (401, with
+ * connectorChallenge). Which of the two it was is left in `res.locals.credential`.
  */
-export function connectorTokenAuthenticator(server: AuthorizationServer, services: Services, failures?: AuthFailureLimiter): McpAuthenticator {
+export function connectorAuthenticator(server: AuthorizationServer, services: Services, failures?: AuthFailureLimiter): McpAuthenticator {
+  const apiKey = apiKeyAuthenticator(services.apiKeys, failures);
+  const accessToken = accessTokenAuthenticator(server, services, failures);
+  return (req, res) => {
+    const isApiKey = readBearerToken(req, "API key or access token").startsWith(API_KEY_PREFIX);
+    res.locals.credential = isApiKey ? "api_key" : "access_token";
+    return isApiKey ? apiKey(req, res) : accessToken(req, res);
+  };
+}
+
+function accessTokenAuthenticator(server: AuthorizationServer, services: Services, failures?: AuthFailureLimiter): McpAuthenticator {
   return async (req, res) => {
     const token = readBearerToken(req, "access token");
     const principal = await checkCredentials(req, res, failures, async (): Promise<ApiKeyPrincipal> => {
@@ -70,6 +82,9 @@ function messagesOf(body: unknown): Array<{ method?: unknown; params?: { name?: 
  */
 export function requireToolScope(server: AuthorizationServer): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
+    // An API key's tools beyond its scopes are simply not there, as on /mcp/key: a key's scopes
+    // are set by an administrator, not asked of a person by the client.
+    if (res.locals.credential !== "access_token") return next();
     const principal = res.locals.principal as ApiKeyPrincipal;
     for (const message of messagesOf(req.body)) {
       if (message?.method !== "tools/call") continue;

@@ -2,7 +2,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { READ_SCOPES } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
 import type { Services } from "../services";
-import { CONNECTOR_MCP_PATH, OAUTH_PATH, type AuthorizationServer } from "./authorization-server";
+import { MCP_PATH } from "../mcp/mcp-names";
+import { OAUTH_PATH, type AuthorizationServer } from "./authorization-server";
 
 /** RFC 7591 limits, so that registration cannot be used to fill the database with large records. */
 export const REGISTRATION_LIMITS = {
@@ -45,7 +46,7 @@ function checkRegistration(body: unknown): { error: string; description: string 
 }
 
 /**
- * The authorization server's HTTP surface: Protected Resource Metadata of /connector/mcp (RFC
+ * The authorization server's HTTP surface: Protected Resource Metadata of /mcp (RFC
  * 9728), authorization server metadata (RFC 8414) at its path-aware address, registration with
  * limits, and oidc-provider itself under /oauth.
  */
@@ -54,7 +55,7 @@ export function oauthRouter(server: AuthorizationServer, services: Services, opt
   const callback = async (req: Request, res: Response) => (await server.provider(req)).callback()(req, res);
 
   // Public metadata: any origin may read it, as browser-based clients do.
-  router.get(`/.well-known/oauth-protected-resource${CONNECTOR_MCP_PATH}`, (req: Request, res: Response) => {
+  router.get(`/.well-known/oauth-protected-resource${MCP_PATH}`, (req: Request, res: Response) => {
     res.set({ "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" }).json({
       resource: server.resource(req),
       authorization_servers: [server.issuer(req)],

@@ -28,8 +28,8 @@ afterAll(async () => {
 });
 
 /** One JSON-RPC message posted as any MCP client posts it. */
-function post(body: unknown, headers: Record<string, string> = {}, baseUrl = http.baseUrl) {
-  return fetch(`${baseUrl}/mcp`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
+function post(body: unknown, headers: Record<string, string> = {}, baseUrl = http.baseUrl, path = "/mcp") {
+  return fetch(`${baseUrl}${path}`, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: JSON.stringify(body) });
 }
 
 const initialize = (protocolVersion: string) => ({
@@ -40,8 +40,20 @@ const initialize = (protocolVersion: string) => ({
 });
 
 describe("authentication", () => {
-  it("answers 401 with a Bearer challenge and no OAuth metadata when the key is missing", async () => {
+  it("answers 401 without credentials on /mcp, pointing to its OAuth metadata for clients that sign in", async () => {
     const res = await post(initialize("2025-11-25"));
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${http.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="artifacts:read intelligence:read data:read skills:read"`,
+    );
+    expect(await json(res)).toEqual({
+      error: "Missing Authorization header: send Authorization: Bearer <API key or access token>",
+      code: "unauthorized",
+    });
+  });
+
+  it("answers 401 with a Bearer challenge and no OAuth metadata on /mcp/key", async () => {
+    const res = await post(initialize("2025-11-25"), {}, http.baseUrl, "/mcp/key");
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer /);
     expect(res.headers.get("www-authenticate")).not.toMatch(/resource_metadata/);
@@ -49,6 +61,13 @@ describe("authentication", () => {
       error: "Missing Authorization header: send Authorization: Bearer <API key>",
       code: "unauthorized",
     });
+  });
+
+  it("serves an API key on /mcp/key as on /mcp", async () => {
+    for (const path of ["/mcp", "/mcp/key"]) {
+      const res = await post(initialize("2025-11-25"), ws.auth, http.baseUrl, path);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
   });
 
   it("answers 401 with a Bearer challenge for an unknown key", async () => {
@@ -79,9 +98,9 @@ describe("authentication", () => {
     await expect(connectMcpClient(http.baseUrl, "wsi_wrong")).rejects.toThrow(/401|Unauthorized/i);
   });
 
-  it("serves no OAuth protected-resource metadata", async () => {
-    const res = await fetch(`${http.baseUrl}/.well-known/oauth-protected-resource/mcp`);
-    expect(res.status).toBe(404);
+  it("serves no OAuth protected-resource metadata for /mcp/key, nor at the root a client would fall back to", async () => {
+    expect((await fetch(`${http.baseUrl}/.well-known/oauth-protected-resource/mcp/key`)).status).toBe(404);
+    expect((await fetch(`${http.baseUrl}/.well-known/oauth-protected-resource`)).status).toBe(404);
   });
 });
 

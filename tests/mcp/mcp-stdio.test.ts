@@ -127,7 +127,7 @@ describe("the stdio command", () => {
       // Answered once: the command has connected to the service with the key.
       expect((await client.listTools()).tools).toHaveLength(2);
       await t.services.apiKeys.revoke(ws.workspaceId, doomed.keyId);
-      const refused = `The service at ${http.baseUrl}/mcp refused WSI_API_KEY (HTTP 401`;
+      const refused = `The service at ${http.baseUrl}/mcp/key refused WSI_API_KEY (HTTP 401`;
       await expect(callTool(client, "search", { query: "revenue" })).rejects.toThrow(refused);
       expect(stderr).toContain(`${refused}: This API key has been revoked): give a current workspace API key`);
     } finally {
@@ -139,7 +139,7 @@ describe("the stdio command", () => {
     await expect(runStdioCommand({ WSI_BASE_URL: http.baseUrl, WSI_API_KEY: "wsi_wrong" })).rejects.toMatchObject({
       code: 1,
       stdout: "",
-      stderr: expect.stringContaining(`The service at ${http.baseUrl}/mcp refused WSI_API_KEY (HTTP 401`),
+      stderr: expect.stringContaining(`The service at ${http.baseUrl}/mcp/key refused WSI_API_KEY (HTTP 401`),
     });
   });
 

@@ -57,7 +57,7 @@ beforeAll(async () => {
   const reviewer = await createReviewer(t, home.workspaceId);
   const context = await browser.newContext();
   await signIn(await context.newPage(), server.origin, reviewer.email, reviewer.password);
-  dance = oauthDance({ browser, site, connectorUrl: new URL("/connector/mcp", server.origin), reviewer, signedIn: await context.storageState() });
+  dance = oauthDance({ browser, site, connectorUrl: new URL("/mcp", server.origin), reviewer, signedIn: await context.storageState() });
   await context.close();
 }, 60_000);
 afterAll(async () => {

@@ -17,7 +17,7 @@ let reviewer: Awaited<ReturnType<typeof createReviewer>>;
 let signedIn: Parameters<Browser["newContext"]>[0];
 let dance: OAuthDance;
 
-const connectorUrl = () => new URL("/connector/mcp", server.origin);
+const connectorUrl = () => new URL("/mcp", server.origin);
 const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "curl", version: "1" } } };
 const statusWith = async (token: string) =>
   (

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { validatedArtifact } from "../support/artifacts";
 import { launchBrowser, listen, signIn } from "../support/browser";
 import { createReviewer } from "../support/console";
-import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createKey, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, textJson } from "../support/mcp-client";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
 import { oauthDance, type Consent, type OAuthDance } from "../support/oauth-dance";
@@ -23,7 +23,7 @@ let otherArtifact: string;
 let reviewer: Awaited<ReturnType<typeof createReviewer>>;
 let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>;
 
-const connectorUrl = () => new URL("/connector/mcp", server.origin);
+const connectorUrl = () => new URL("/mcp", server.origin);
 const issuer = () => `${server.origin}/oauth`;
 
 beforeAll(async () => {
@@ -224,7 +224,7 @@ describe("the authorization endpoint", () => {
     expect(location.searchParams.get("error_description")).toMatch(/PKCE/);
   });
 
-  it("issues tokens for /connector/mcp only", async () => {
+  it("issues tokens for /mcp only", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri);
     const url = await startConnecting(provider);
     url.searchParams.set("resource", "https://api.example.com/mcp");
@@ -234,12 +234,12 @@ describe("the authorization endpoint", () => {
   });
 });
 
-describe("/connector/mcp", () => {
+describe("/mcp", () => {
   it("answers 401 pointing to its Protected Resource Metadata, which names the authorization server", async () => {
     const res = await post(connectorUrl(), undefined, initialize);
     expect(res.status).toBe(401);
     const challenge = res.headers.get("www-authenticate") ?? "";
-    const metadataUrl = `${server.origin}/.well-known/oauth-protected-resource/connector/mcp`;
+    const metadataUrl = `${server.origin}/.well-known/oauth-protected-resource/mcp`;
     expect(challenge).toBe(`Bearer resource_metadata="${metadataUrl}", scope="artifacts:read intelligence:read data:read skills:read"`);
     const metadata = await (await fetch(metadataUrl)).json();
     expect(metadata).toMatchObject({ resource: connectorUrl().href, authorization_servers: [issuer()], scopes_supported: ["artifacts:read", "intelligence:read", "data:read", "skills:read"] });
@@ -247,10 +247,19 @@ describe("/connector/mcp", () => {
     expect(server8414).toMatchObject({ issuer: issuer(), code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true, registration_endpoint: `${issuer()}/register` });
   });
 
-  it("refuses an API key with 401", async () => {
-    const res = await post(connectorUrl(), home.key, initialize);
-    expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+  it("serves an API key too, and answers a refused one with the OAuth challenge", async () => {
+    expect((await post(connectorUrl(), home.key, initialize)).status).toBe(200);
+    const refused = await post(connectorUrl(), "wsi_not_a_real_key", initialize);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata=".*", scope=".*", error="invalid_token"$/);
+    expect(await refused.json()).toEqual({ error: "Invalid API key", code: "unauthorized" });
+  });
+
+  it("leaves an API key's tools beyond its scopes unlisted, with no scope challenge (that is for grants)", async () => {
+    const readOnly = await createKey(t.services, home.workspaceId, { scopes: ["intelligence:read"] });
+    const res = await post(connectorUrl(), readOnly.key, toolCall("search", { query: "kiosk" }));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ error: { message: expect.stringMatching(/Tool search not found/) } });
   });
 
   it("refuses a token issued for the resource at another address", async () => {
@@ -283,18 +292,19 @@ describe("/connector/mcp", () => {
   });
 });
 
-describe("/mcp beside it", () => {
-  it("still serves an API key and advertises no authorization server", async () => {
-    expect((await post(new URL("/mcp", server.origin), home.key, initialize)).status).toBe(200);
-    const refused = await post(new URL("/mcp", server.origin), undefined, initialize);
+describe("/mcp/key beside it", () => {
+  it("serves an API key and advertises no authorization server", async () => {
+    expect((await post(new URL("/mcp/key", server.origin), home.key, initialize)).status).toBe(200);
+    const refused = await post(new URL("/mcp/key", server.origin), undefined, initialize);
+    expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).not.toMatch(/resource_metadata/);
     expect((await fetch(`${server.origin}/.well-known/oauth-protected-resource`)).status).toBe(404);
-    expect((await fetch(`${server.origin}/.well-known/oauth-protected-resource/mcp`)).status).toBe(404);
+    expect((await fetch(`${server.origin}/.well-known/oauth-protected-resource/mcp/key`)).status).toBe(404);
   });
 
   it("refuses an OAuth access token", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri);
     await connect(provider);
-    expect((await post(new URL("/mcp", server.origin), provider.saved!.access_token, initialize)).status).toBe(401);
+    expect((await post(new URL("/mcp/key", server.origin), provider.saved!.access_token, initialize)).status).toBe(401);
   });
 });

@@ -45,6 +45,8 @@ export function oauthDance({ browser, site, connectorUrl, reviewer, signedIn }: 
       await page.click("#connect");
       await page.waitForSelector("[data-section=consent], input[name=email]");
       if (consent.signInOnTheWay) {
+        // The person learns why they are asked to sign in before they do.
+        expect(await page.textContent("main")).toContain("An app asked to read one of your workspaces");
         await page.fill("input[name=email]", reviewer.email);
         await page.fill("input[name=password]", reviewer.password);
         await page.click("button[type=submit]");

@@ -7,7 +7,9 @@ export function signInPage(options: { csrfToken: string; email?: string; error?:
     {},
     html`<section class="card narrow">
   <h1>Sign in</h1>
-  <p class="muted">Review drafts pushed by agents before they become shared truth.</p>
+  ${options.next?.startsWith("/console/connect/")
+    ? html`<p class="muted">An app asked to read one of your workspaces. Sign in with your review console account to see what it asks for and decide.</p>`
+    : html`<p class="muted">Review drafts pushed by agents before they become shared truth.</p>`}
   ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : ""}
   ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ""}
   <form method="post" action="/console/sign-in" class="stack">

@@ -1,4 +1,4 @@
-import { cutAt } from "../services/artifact-content";
+import { cutAt } from "../lib/cut-text";
 import { CONTENT_JSON_LIMIT } from "./render-limits";
 
 export interface ContentJson {

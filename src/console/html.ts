@@ -1,3 +1,5 @@
+import { escapeHtml } from "../lib/escape-html";
+
 /**
  * Page templates are plain typed functions built with the `html` tag: every interpolated value is
  * escaped unless it already is SafeHtml (another template's output, or sanitised Markdown), so
@@ -10,11 +12,6 @@ export class SafeHtml {
   }
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char] ?? char);
-}
 
 type Interpolation = SafeHtml | string | number | boolean | null | undefined | readonly Interpolation[];
 

@@ -2,7 +2,7 @@ import type { BlockOf, Column } from "../contracts/content-tree";
 import { parseDocument, type DocumentNode, type ParsedDocument } from "./content-tree";
 import { html, type SafeHtml } from "./html";
 import { isAllowedImageSource, renderMarkdown } from "./markdown";
-import { cutAt } from "../services/artifact-content";
+import { cutAt } from "../lib/cut-text";
 import { MAX_BODY_ELEMENTS, MAX_CELL_CHARS, MAX_METRICS_PER_ROW, MAX_TABLE_COLUMNS, MAX_TABLE_ROWS, MAX_TEXT_CHARS } from "./render-limits";
 
 const ARROWS = { up: "▲", down: "▼", neutral: "▶" } as const;

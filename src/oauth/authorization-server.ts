@@ -5,7 +5,7 @@ import type { Request } from "express";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { READ_SCOPES } from "../auth/scopes";
-import { escapeHtml } from "../console/html";
+import { escapeHtml } from "../lib/escape-html";
 import { MCP_PATH } from "../mcp/mcp-names";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";

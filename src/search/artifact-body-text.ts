@@ -1,6 +1,6 @@
 import { lenientTreeEntries } from "../contracts/content-tree";
 import { isRecord } from "../lib/is-record";
-import { cutAt } from "../services/artifact-content";
+import { cutAt } from "../lib/cut-text";
 
 /**
  * Characters of body text an artifact contributes to the index. The text feeds the lexical search

@@ -1,3 +1,5 @@
+import { cutAt } from "../lib/cut-text";
+
 /** The detail response carries at most this many characters of content (UTF-16 code units). */
 export const CONTENT_LIMIT = 20_000;
 
@@ -15,11 +17,4 @@ export function showContent(content: unknown): ShownContent {
   const text = typeof content === "string" ? content : JSON.stringify(content);
   if (text.length <= CONTENT_LIMIT) return { content, contentTruncated: false };
   return { content: cutAt(text, CONTENT_LIMIT), contentTruncated: true };
-}
-
-/** The first `limit` characters of `text`, one fewer when the last would split a surrogate pair. */
-export function cutAt(text: string, limit: number): string {
-  const last = text.charCodeAt(limit - 1);
-  const endsInsidePair = last >= 0xd800 && last <= 0xdbff;
-  return text.slice(0, endsInsidePair ? limit - 1 : limit);
 }

@@ -1,7 +1,8 @@
 import { lenientTreeEntries } from "../contracts/content-tree";
 import { isRecord } from "../lib/is-record";
 import type { ArtifactRecord } from "../repositories/artifact.repository";
-import { CONTENT_LIMIT, cutAt } from "./artifact-content";
+import { cutAt } from "../lib/cut-text";
+import { CONTENT_LIMIT } from "./artifact-content";
 
 /** The readable text of an artifact, cut like the REST detail's content. */
 export interface ArtifactText {

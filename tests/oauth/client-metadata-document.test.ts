@@ -6,13 +6,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { validatedArtifact } from "../support/artifacts";
-import { launchBrowser, listen, signIn } from "../support/browser";
+import { listen } from "../support/browser";
 import { createReviewer } from "../support/console";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, textJson } from "../support/mcp-client";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
+import { startOAuthScene, type OAuthScene } from "../support/oauth-scene";
 import { oauthDance, type OAuthDance } from "../support/oauth-dance";
-import { createTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
 
 /** A CA and a certificate it signed for localhost, made with openssl for this file only. */
 function makeCertificates(dir: string) {
@@ -37,6 +38,7 @@ let site: Awaited<ReturnType<typeof startConnectorSite>>;
 let home: WorkspaceWithKey;
 let artifact: string;
 let dance: OAuthDance;
+let scene: OAuthScene;
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "cimd-"));
@@ -50,21 +52,15 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
   documentsOrigin = `https://localhost:${(documents.address() as AddressInfo).port}`;
 
-  t = await createTestApp({ clientMetadataCa: ca });
-  [browser, server, site] = await Promise.all([launchBrowser(), listen(t.app), startConnectorSite()]);
+  scene = await startOAuthScene({ clientMetadataCa: ca });
+  ({ t, browser, server, site } = scene);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   artifact = await validatedArtifact(t, home.auth, { summary: "Lisbon kiosk footfall rose in July" });
   const reviewer = await createReviewer(t, home.workspaceId);
-  const context = await browser.newContext();
-  await signIn(await context.newPage(), server.origin, reviewer.email, reviewer.password);
-  dance = oauthDance({ browser, site, connectorUrl: new URL("/mcp", server.origin), reviewer, signedIn: await context.storageState() });
-  await context.close();
-}, 60_000);
+  dance = oauthDance({ browser, site, connectorUrl: new URL("/mcp", server.origin), reviewer, signedIn: await scene.signedIn(reviewer) });
+});
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await site?.close();
-  await t?.close();
+  await scene?.close();
   documents?.closeAllConnections();
   await new Promise((resolve) => documents?.close(resolve));
   rmSync(dir, { recursive: true, force: true });

@@ -1,11 +1,12 @@
 import request from "supertest";
 import type { Browser } from "playwright-core";
-import { launchBrowser, listen, signIn } from "../support/browser";
+import { listen, signIn } from "../support/browser";
 import { createReviewer } from "../support/console";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
+import { startOAuthScene, type OAuthScene } from "../support/oauth-scene";
 import { oauthDance, type OAuthDance } from "../support/oauth-dance";
-import { createTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
 
 let t: TestApp;
 let browser: Browser;
@@ -28,25 +29,18 @@ const statusWith = async (token: string) =>
     })
   ).status;
 
+let scene: OAuthScene;
 beforeAll(async () => {
-  t = await createTestApp();
-  [browser, server, site] = await Promise.all([launchBrowser(), listen(t.app), startConnectorSite()]);
+  scene = await startOAuthScene();
+  ({ t, browser, server, site } = scene);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   other = await createWorkspaceWithKey(t.services, { workspaceName: "Other" });
   reviewer = await createReviewer(t, home.workspaceId);
-  const context = await browser.newContext();
-  await signIn(await context.newPage(), server.origin, reviewer.email, reviewer.password);
-  const state = await context.storageState();
+  const state = await scene.signedIn(reviewer);
   signedIn = { storageState: state };
   dance = oauthDance({ browser, site, connectorUrl: connectorUrl(), reviewer, signedIn: state });
-  await context.close();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await site?.close();
-  await t?.close();
 });
+afterAll(() => scene?.close());
 
 /** A connector connected through the whole dance; its tokens are in the provider. */
 async function connected(name: string): Promise<InMemoryOAuthProvider> {

@@ -2,14 +2,15 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, Unaut
 import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, BrowserContext } from "playwright-core";
 import { validatedArtifact } from "../support/artifacts";
-import { launchBrowser, listen, signIn } from "../support/browser";
+import { listen } from "../support/browser";
 import { createReviewer } from "../support/console";
 import { createKey, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, textJson } from "../support/mcp-client";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
+import { startOAuthScene, type OAuthScene } from "../support/oauth-scene";
 import { oauthDance, type Consent, type OAuthDance } from "../support/oauth-dance";
 import { capturingLogger } from "../support/log-capture";
-import { createTestApp, type TestApp } from "../support/test-app";
+import type { TestApp } from "../support/test-app";
 
 let t: TestApp;
 const logs = capturingLogger();
@@ -26,27 +27,20 @@ let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>>;
 const connectorUrl = () => new URL("/mcp", server.origin);
 const issuer = () => `${server.origin}/oauth`;
 
+let scene: OAuthScene;
 beforeAll(async () => {
-  t = await createTestApp({ logger: logs.logger });
-  [browser, server, site] = await Promise.all([launchBrowser(), listen(t.app), startConnectorSite()]);
+  scene = await startOAuthScene({ logger: logs.logger });
+  ({ t, browser, server, site } = scene);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   other = await createWorkspaceWithKey(t.services, { workspaceName: "Other" });
   homeArtifact = await validatedArtifact(t, home.auth, { summary: "Lisbon kiosk footfall rose in July" });
   otherArtifact = await validatedArtifact(t, other.auth, { summary: "Porto kiosk footfall fell in July" });
   reviewer = await createReviewer(t, home.workspaceId);
   await t.services.reviewers.add(other.workspaceId, { email: reviewer.email, name: "Reviewer", password: reviewer.password });
-  const context = await browser.newContext();
-  await signIn(await context.newPage(), server.origin, reviewer.email, reviewer.password);
-  signedIn = await context.storageState();
-  await context.close();
+  signedIn = await scene.signedIn(reviewer);
   dance = oauthDance({ browser, site, connectorUrl: connectorUrl(), reviewer, signedIn });
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await site?.close();
-  await t?.close();
 });
+afterAll(() => scene?.close());
 
 let dance: OAuthDance;
 const consentInBrowser = (url: URL, consent?: Consent) => dance.consentInBrowser(url, consent);

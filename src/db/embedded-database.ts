@@ -22,12 +22,17 @@ export interface EmbeddedDatabase {
 }
 
 // PGlite takes no lock on its data dir and two processes writing one dir corrupt it, so the
-// owner holds a lock file beside the data; a crashed owner's lock goes stale after 10 s, or at
-// once when the process id it recorded is gone (a restart right after `kill -9`).
-const LOCK_OPTIONS = { stale: 10_000, update: 2_000, realpath: false } as const;
+// owner holds a lock file beside the data, and a crashed owner's lock is taken over at once when
+// the process id it recorded is gone (a restart right after `kill -9`). The lock's own staleness
+// is only the fallback for an id reused by another process: the owner refreshes the lock from
+// its event loop, which PGlite's WebAssembly blocks for seconds at a time, and on a loaded machine
+// a 10 s stale time let a second process take a live owner's data dir.
+const LOCK_OPTIONS = { stale: 300_000, update: 10_000, realpath: false } as const;
 
-export function isDataDirLocked(dataDir: string): Promise<boolean> {
-  return lockfile.check(lockPath(dataDir), LOCK_OPTIONS);
+/** Whether a live process owns the data dir (a lock left by one that is gone does not count). */
+export async function isDataDirLocked(dataDir: string): Promise<boolean> {
+  const root = path.resolve(dataDir);
+  return (await lockfile.check(lockPath(root), LOCK_OPTIONS)) && !ownerIsGone(root);
 }
 
 function lockPath(dataDir: string): string {

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DataDirLockedError, openEmbeddedDatabase, openMemoryDatabase } from "../../src/db/embedded-database";
+import { DataDirLockedError, isDataDirLocked, openEmbeddedDatabase, openMemoryDatabase } from "../../src/db/embedded-database";
 import { applyMigrations, loadMigrations } from "../../src/db/migrations";
 
 describe("applyMigrations", () => {
@@ -86,6 +87,23 @@ describe("embedded data dir ownership", () => {
     } finally {
       await owner.close();
     }
+  });
+
+  it("counts a lock as held while its recorded owner lives, and takes over the lock of one that is gone", async () => {
+    // A lock as an owner leaves it when killed: fresh, with its process id beside it.
+    const leaveLock = (pid: number) => {
+      mkdirSync(path.join(dir, "owner.lock"), { recursive: true });
+      writeFileSync(path.join(dir, "owner.pid"), `${pid}\n`);
+    };
+    leaveLock(process.ppid);
+    expect(await isDataDirLocked(dir)).toBe(true);
+    await expect(openEmbeddedDatabase(dir)).rejects.toThrow(DataDirLockedError);
+
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid!;
+    leaveLock(gone);
+    expect(await isDataDirLocked(dir)).toBe(false);
+    const next = await openEmbeddedDatabase(dir);
+    await next.close();
   });
 
   it("lets the next opener in once the owner has closed", async () => {

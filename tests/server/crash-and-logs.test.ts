@@ -71,12 +71,11 @@ describe("the server process's logs and crash recovery", () => {
     process.kill(readRunningServer(dataDir)!.pid, "SIGKILL");
     await exited;
 
-    const started = Date.now();
+    // A lock whose owner is gone is taken over at once; a live one's refuses the start (the server
+    // does not wait for the lock to go stale), so starting at all is the proof.
     server = await startServer(dataDir).catch((error) => {
       throw new Error(`restart failed:\n${(error as { output?: string }).output}`);
     });
-    // A stale-time wait would take 10 s; a dead owner's lock is taken over at once.
-    expect(Date.now() - started).toBeLessThan(9_000);
     const res = await api("/api/v1/feedback?limit=100");
     expect(res.status).toBe(200);
     const ids = ((await res.json()) as { items: Array<{ artifactId: string }> }).items.map((item) => item.artifactId);

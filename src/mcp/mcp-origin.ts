@@ -4,9 +4,11 @@ import { ApiError } from "../http/api-error";
 /**
  * The MCP transport specification requires servers to validate `Origin`: a browser page on
  * another site (or one that rebinds its own name to this server's address) must not reach the
- * tools. Clients outside a browser send no Origin and pass. Allowed: the service's own origin (as
- * the request reached it) and the origin of PUBLIC_BASE_URL, compared whole (scheme, host, port),
- * so `http://localhost:3000` does not admit `http://localhost:8080`.
+ * tools. Clients outside a browser send no Origin and pass. Allowed: the origin of PUBLIC_BASE_URL,
+ * or without one (local development) the address the request reached when that is a loopback
+ * name. Never the Host header's name otherwise: after a DNS rebinding the attacker's page and its
+ * Host agree. Compared whole (scheme, host, port), so `http://localhost:3000` does not admit
+ * `http://localhost:8080`.
  */
 export function requireOwnOrigin(path: string, publicBaseUrl?: string) {
   const configured = publicBaseUrl ? new URL(publicBaseUrl).origin : undefined;
@@ -17,16 +19,19 @@ export function requireOwnOrigin(path: string, publicBaseUrl?: string) {
       return;
     }
     const own = originOf(`${req.protocol}://${req.get("host") ?? ""}`);
-    const allowed = [own, configured].filter((value): value is string => value !== undefined);
+    const local = own !== undefined && LOOPBACK_NAMES.has(new URL(own).hostname) ? own : undefined;
+    const allowed = [configured ?? local].filter((value): value is string => value !== undefined);
     if (!allowed.includes(originOf(origin) ?? "")) {
       throw new ApiError(
         "forbidden",
-        `Origin ${JSON.stringify(origin)} is not allowed to call ${path}: browser pages may call it only from ${allowed.join(" or ")}; MCP clients outside a browser send no Origin header`,
+        `Origin ${JSON.stringify(origin)} is not allowed to call ${path}: ${allowed.length > 0 ? `browser pages may call it only from ${allowed.join(" or ")}` : "set PUBLIC_BASE_URL to the service's public address to let its own pages call it"}; MCP clients outside a browser send no Origin header`,
       );
     }
     next();
   };
 }
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 // Normalised through URL so that `HTTP://Example.com:80` and `http://example.com` compare equal;
 // the opaque origin `null` (sandboxed frames, file: pages) parses to "null" and is never allowed.

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { buildApp } from "../../src/app";
 import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
@@ -201,6 +202,24 @@ describe("Origin", () => {
     expect(own.status).toBe(200);
     const none = await post({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { "MCP-Protocol-Version": "2025-11-25" });
     expect(none.status).toBe(200);
+  });
+
+  it("answers 403 to a rebound name, whose page and Host header agree", async () => {
+    // DNS rebinding: evil.example now resolves to this server, so the page's requests carry
+    // Origin and Host of evil.example. fetch cannot set Host; a raw request can.
+    const { port } = new URL(http.baseUrl);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...MCP_HEADERS, Host: `evil.example:${port}`, Origin: `http://evil.example:${port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }));
+    });
+    expect(status).toBe(403);
   });
 
   it("serves a request from PUBLIC_BASE_URL's origin", async () => {

@@ -2,7 +2,7 @@ import { buildApp } from "../../src/app";
 import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
-import { callTool, connectMcpClient, listen, type ListeningApp } from "../support/mcp-client";
+import { callTool, connectMcpClient, listen, type ListeningApp, MCP_HEADERS } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
@@ -13,7 +13,6 @@ let artifactId: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-RPC bodies are checked by matchers
 const json = async (res: Response): Promise<any> => res.json();
 
-const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 beforeAll(async () => {
   t = await createTestApp();

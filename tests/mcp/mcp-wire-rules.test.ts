@@ -3,7 +3,7 @@ import { buildApp } from "../../src/app";
 import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
-import { listen, type ListeningApp } from "../support/mcp-client";
+import { listen, type ListeningApp, MCP_HEADERS } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 // Raw HTTP on purpose: these are the refusals a well-behaved client never provokes.
@@ -16,7 +16,6 @@ let artifactId: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies are checked by matchers
 const json = async (res: Response): Promise<any> => res.json();
 
-const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 const REVISION = "2026-07-28";
 
 /** The per-request envelope of revision 2026-07-28, as the SDK's client writes it. */

@@ -5,7 +5,7 @@ import { validatedArtifact } from "../support/artifacts";
 import { listen } from "../support/browser";
 import { createReviewer } from "../support/console";
 import { createKey, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
-import { callTool, textJson } from "../support/mcp-client";
+import { callTool, textJson, MCP_HEADERS } from "../support/mcp-client";
 import { InMemoryOAuthProvider, startConnectorSite } from "../support/oauth-client";
 import { startOAuthScene, type OAuthScene } from "../support/oauth-scene";
 import { oauthDance, type Consent, type OAuthDance } from "../support/oauth-dance";
@@ -47,7 +47,6 @@ const consentInBrowser = (url: URL, consent?: Consent) => dance.consentInBrowser
 const startConnecting = (provider: InMemoryOAuthProvider) => dance.startConnecting(provider);
 const connect = (provider: InMemoryOAuthProvider, consent?: Consent) => dance.connect(provider, consent);
 
-const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 /** One JSON-RPC message posted as an MCP client posts it, with a bearer credential. */
 function post(url: URL | string, credential: string | undefined, body: unknown) {

@@ -67,3 +67,6 @@ export function textJson(result: CallToolResult): unknown {
 
 export const errorText = (result: CallToolResult): string =>
   result.content.map((item) => (item.type === "text" ? item.text : "")).join("");
+
+/** The headers every MCP client sends on a POST: raw-HTTP tests send the same. */
+export const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };

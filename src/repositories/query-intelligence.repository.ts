@@ -71,12 +71,13 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
         db.queryPattern.findMany({
           where,
           select: { question: true, sql: true, resultSummary: true, successCount: true, lastUsedAt: true },
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          // By what they say, not by id: two workspaces holding the same patterns export them alike.
+          orderBy: [{ question: "asc" }, { sql: "asc" }, { id: "asc" }],
         }),
         db.errorLearning.findMany({
           where,
           select: { failedSql: true, errorMessage: true, learning: true, createdAt: true },
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          orderBy: [{ createdAt: "asc" }, { failedSql: "asc" }, { id: "asc" }],
         }),
       ]);
       return { patterns, learnings };

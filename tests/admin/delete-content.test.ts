@@ -1,4 +1,6 @@
 import request from "supertest";
+import type { z } from "zod";
+import type { ImportDocumentSchema } from "../../src/contracts/import";
 import { callTool, connectMcpClient, listen, textJson, type ListeningApp } from "../support/mcp-client";
 import { consoleSession, createReviewer } from "../support/console";
 import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
@@ -24,7 +26,7 @@ beforeAll(async () => {
   t = await createTestApp();
   ws = await createWorkspaceWithKey(t.services, { keyName: "agent" });
   other = await createWorkspaceWithKey(t.services);
-  const content = {
+  const content: z.input<typeof ImportDocumentSchema> = {
     memories: [
       { type: "definition", statement: "Zephyr churn means an account cancelled within thirty days of signing" },
       { type: "rule", statement: "Always exclude sandbox tenants from quasar metrics" },

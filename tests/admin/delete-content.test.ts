@@ -205,3 +205,36 @@ describe("DELETE /admin/v1/workspaces/{workspaceId}/data-sources/{name}", () => 
     await request(t.app).delete(`/admin/v1/workspaces/${ws.workspaceId}/data-sources/nowhere`).expect(401);
   });
 });
+
+describe("deleting from the review console's artifact page", () => {
+  const csrfOf = (page: string) => /id="delete-form"[^>]*>\s*<input type="hidden" name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? "";
+
+  it("offers a confirmed, token-bearing delete form; deleting returns to the queue with a notice, and the artifact is gone", async () => {
+    const pushed = await request(t.app).post("/api/v1/artifacts").set(ws.auth).send({ summary: "Console draft to delete", why: "Testing", confidence: 0.5, confidenceExplanation: "None" }).expect(201);
+    const id = pushed.body.artifactId as string;
+    const reviewer = await createReviewer(t, ws.workspaceId);
+    const { agent } = await consoleSession(t, reviewer.email, reviewer.password);
+    const page = await agent.get(`/console/artifacts/${id}`).expect(200);
+    expect(page.text).toMatch(new RegExp(`<form method="post" action="/console/artifacts/${id}/delete" id="delete-form" data-confirm="Delete “Console draft to delete” for good\\? It cannot be undone.">`));
+    // Without the anti-forgery token: refused, and nothing deleted.
+    await agent.post(`/console/artifacts/${id}/delete`).type("form").send({}).expect(403);
+    await agent.get(`/console/artifacts/${id}`).expect(200);
+
+    const res = await agent.post(`/console/artifacts/${id}/delete`).type("form").send({ _csrf: csrfOf(page.text), queue: "status=draft" });
+    expect(res.status).toBe(303);
+    expect(res.headers.location).toMatch(/^\/console\?.*done=deleted/);
+    const queue = await agent.get(res.headers.location).expect(200);
+    expect(queue.text).toContain("Artifact deleted");
+    expect(queue.text).not.toContain("Console draft to delete");
+    await agent.get(`/console/artifacts/${id}`).expect(404);
+    expect(await sql(`SELECT id FROM artifacts WHERE id = $1`, id)).toEqual([]);
+  });
+
+  it("answers 404 for an artifact of a workspace the reviewer does not review, deleting nothing", async () => {
+    const foreign = await artifactIdOf(other, "Walrus upsell grew");
+    const reviewer = await createReviewer(t, ws.workspaceId);
+    const { agent, csrf } = await consoleSession(t, reviewer.email, reviewer.password);
+    await agent.post(`/console/artifacts/${foreign}/delete`).type("form").send({ _csrf: csrf }).expect(404);
+    expect(await sql(`SELECT id FROM artifacts WHERE id = $1`, foreign)).toHaveLength(1);
+  });
+});

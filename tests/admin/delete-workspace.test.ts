@@ -60,7 +60,13 @@ async function fill(ws: WorkspaceWithKey, reviewers: Array<{ id: string }>) {
   const grantId = `grant-${ws.workspaceId}`;
   await t.services.connectedApps.create(ws.workspaceId, { id: grantId, reviewerId: reviewers[0]!.id, grantedBy: "r@acme.test", clientId: `client-${ws.workspaceId}`, clientName: "Claude", redirectHost: "claude.ai", scopes: ["artifacts:read"] });
   await sql(`INSERT INTO oauth_records (kind, key, payload, grant_id) VALUES ('AccessToken', $1, '{}', $2)`, `token-${ws.workspaceId}`, grantId);
-  await sql(`INSERT INTO rate_limit_counters (key, hits, reset_at) VALUES ($1, 3, now() + interval '1 minute'), ($2, 1, now() + interval '1 minute')`, `key:${ws.keyId}`, `key:${grantId}`);
+  // On PostgreSQL the key's pushes have counted already (shared counters): add to that row.
+  await sql(
+    `INSERT INTO rate_limit_counters (key, hits, reset_at) VALUES ($1, 3, now() + interval '1 minute'), ($2, 1, now() + interval '1 minute')
+     ON CONFLICT (key) DO UPDATE SET hits = rate_limit_counters.hits + excluded.hits`,
+    `key:${ws.keyId}`,
+    `key:${grantId}`,
+  );
   await t.services.indexer.runOnce(ws.workspaceId);
   // Its own vector index on every table, as a workspace past the size for one gets.
   const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });

@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import express, { type Request, type Response, type Router } from "express";
 import type { Services } from "../services";
 import { ApiError } from "./api-error";
@@ -111,7 +110,7 @@ async function sendStream(res: Response, status: number, stream: AsyncIterable<s
   try {
     while (!next.done) {
       if (res.destroyed) break;
-      if (!res.write(next.value)) await Promise.race([once(res, "drain"), once(res, "close")]);
+      if (!res.write(next.value)) await drainedOrClosed(res);
       next = await pieces.next();
     }
   } finally {
@@ -119,4 +118,17 @@ async function sendStream(res: Response, status: number, stream: AsyncIterable<s
     if (!next.done) await pieces.return?.();
   }
   res.end();
+}
+
+/** Until the client has taken what was written, or has gone; the listeners go with the wait. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

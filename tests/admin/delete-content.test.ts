@@ -223,7 +223,7 @@ describe("deleting from the review console's artifact page", () => {
     const res = await agent.post(`/console/artifacts/${id}/delete`).type("form").send({ _csrf: csrfOf(page.text), queue: "status=draft" });
     expect(res.status).toBe(303);
     expect(res.headers.location).toMatch(/^\/console\?.*done=deleted/);
-    const queue = await agent.get(res.headers.location).expect(200);
+    const queue = await agent.get(String(res.headers.location)).expect(200);
     expect(queue.text).toContain("Artifact deleted");
     expect(queue.text).not.toContain("Console draft to delete");
     await agent.get(`/console/artifacts/${id}`).expect(404);

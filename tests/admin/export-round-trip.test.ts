@@ -203,6 +203,23 @@ describe("a workspace exported and imported into a new one", () => {
     expect(JSON.parse(res.text)).toEqual({ context: null, directives: [], dataSources: [], skills: [], memories: [], artifacts: [] });
   });
 
+  it("writes the answer as it is read: chunked, with no length known in advance", () => {
+    expect(exported.headers["transfer-encoding"]).toBe("chunked");
+    expect(exported.headers["content-length"]).toBeUndefined();
+  });
+
+  it("refuses with 409, before sending anything, a workspace holding a name the import would refuse", async () => {
+    const old = await createWorkspaceWithKey(t.services);
+    await t.database.prisma.skill.create({ data: { id: "skl_legacyName0000000000000", workspaceId: old.workspaceId, name: "Legacy_Kit", description: "Stored before the rules", source: "uploaded", allowedTools: [] } });
+    const res = await request(t.app).get(`/admin/v1/workspaces/${old.workspaceId}/export`).set(admin());
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(
+      "Cannot export skills[0].name: must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis); the import would refuse it (fix it, or delete it, and export again)",
+    );
+    await request(t.app).delete(`/admin/v1/workspaces/${old.workspaceId}/skills/Legacy_Kit`).set(admin()).expect(204);
+    await request(t.app).get(`/admin/v1/workspaces/${old.workspaceId}/export`).set(admin()).expect(200);
+  });
+
   it("answers 404 naming an unknown workspace, and 401 without the admin token", async () => {
     const res = await request(t.app).get("/admin/v1/workspaces/ws_unknown/export").set(admin());
     expect(res.status).toBe(404);

@@ -1,7 +1,7 @@
 import "dotenv/config";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
-import { callAdmin, connectAdmin } from "./admin-client";
+import { callAdmin, callAdminToFile, connectAdmin } from "./admin-client";
 import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type Options, presentAnswer, USAGE, UsageError } from "./admin-commands";
 
 async function main(argv: string[]): Promise<number> {
@@ -18,6 +18,13 @@ async function main(argv: string[]): Promise<number> {
   const request = build(options);
   const connection = await connectAdmin(loadConfig());
   try {
+    if (request.saveTo !== undefined) {
+      const saved = await callAdminToFile(connection, request.path, request.saveTo);
+      // On stdout the document is the output; a file's name and size are reported instead.
+      if (saved.status >= 400) console.log(JSON.stringify(saved.body, null, 2));
+      else if (request.saveTo !== "-") console.log(JSON.stringify({ exported: options.workspace, file: request.saveTo, bytes: saved.bytes }, null, 2));
+      return exitCodeOf(request, saved.status, saved.body);
+    }
     const response = await callAdmin(connection, request.method, request.path, request.body);
     const shown = presentAnswer(command, options, response.status, response.body);
     if (shown !== null) console.log(JSON.stringify(shown, null, 2));

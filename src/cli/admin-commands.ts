@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { importParts } from "./import-parts";
 import { readSkillFolder } from "./skill-folder";
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -22,7 +23,8 @@ Review
   validate --workspace ID --artifact ID --by NAME
   dispute --workspace ID --artifact ID --by NAME --reason TEXT
 Import, export and search
-  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md)
+  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md); one over
+                                               900 KB goes in parts of whole entries, each all or nothing
   export --workspace ID [--file FILE.json]     the workspace as an import document, written as it is read
                                                (to FILE, or to stdout); see docs/operations.md
   skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
@@ -51,6 +53,8 @@ export type AdminRequest = {
   failsOn?: (body: unknown) => boolean;
   /** A large answer written as it arrives, to this file ("-": stdout), instead of being printed as JSON. */
   saveTo?: string;
+  /** An import sent as several bodies in turn (importParts), stopping at the first refused. */
+  parts?: unknown[];
 };
 
 function required(options: Options, name: string): string {
@@ -130,11 +134,13 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
     path: "/admin/v1/name-violations",
     failsOn: (body) => ((body as { items?: unknown[] } | null)?.items?.length ?? 0) > 0,
   }),
-  import: (o) => ({
-    method: "POST",
-    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
-    body: JSON.parse(readFileSync(required(o, "file"), "utf8")),
-  }),
+  import: (o) => {
+    const document: unknown = JSON.parse(readFileSync(required(o, "file"), "utf8"));
+    const path = `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`;
+    if (document === null || typeof document !== "object" || Array.isArray(document)) return { method: "POST", path, body: document };
+    const parts = importParts(document as Record<string, unknown>);
+    return parts.length === 1 ? { method: "POST", path, body: parts[0] } : { method: "POST", path, parts };
+  },
   export: (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/export`, saveTo: o.file ?? "-" }),
   "artifact:delete": (o) => ({
     method: "DELETE",

@@ -60,9 +60,16 @@ export function apiV1Routes(publicBaseUrl?: string): Route[] {
     listSkillsRoute,
     getSkillFileRoute,
   ];
-  // The probes are served beside /api/v1 (app.ts), and documented with it.
   routes.push(
-    openApiDocumentRoute("/api/v1/openapi.json", () => [...routes, ...PROBE_ROUTES], apiV1DocumentInfo(publicBaseUrl)),
+    openApiDocumentRoute("/api/v1/openapi.json", () => documented(routes), apiV1DocumentInfo(publicBaseUrl)),
   );
   return routes;
+}
+
+// The platform probes are served beside /api/v1 (app.ts), and documented with it.
+const documented = (routes: Route[]): Route[] => [...routes, ...PROBE_ROUTES];
+
+/** The routes the /api/v1 document describes: every route under /api/v1, and the probes. */
+export function apiV1DocumentedRoutes(publicBaseUrl?: string): Route[] {
+  return documented(apiV1Routes(publicBaseUrl));
 }

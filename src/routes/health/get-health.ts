@@ -2,6 +2,7 @@ import { z } from "../../contracts/zod";
 import { ErrorSchema } from "../../contracts/common";
 import { ApiError } from "../../http/api-error";
 import { defineRoute } from "../../http/route";
+import { MALFORMED_QUERY } from "./probe-responses";
 
 export const getHealthRoute = defineRoute({
   method: "get",
@@ -16,6 +17,7 @@ export const getHealthRoute = defineRoute({
   rateLimited: false,
   responses: {
     200: { description: "Up, and the database answers.", schema: z.object({ status: z.literal("ok") }), example: { status: "ok" } },
+    400: MALFORMED_QUERY,
     503: { description: "The database is not answering.", schema: ErrorSchema },
   },
   handle: async (_input, { services }) => {

@@ -1,5 +1,6 @@
 import { z } from "../../contracts/zod";
 import { defineRoute } from "../../http/route";
+import { MALFORMED_QUERY } from "./probe-responses";
 
 /** Liveness: the process answers HTTP. It reads nothing, so a database outage never restarts it. */
 export const getLivenessRoute = defineRoute({
@@ -13,6 +14,9 @@ export const getLivenessRoute = defineRoute({
   auth: { kind: "public" },
   // Platforms probe it every few seconds.
   rateLimited: false,
-  responses: { 200: { description: "The process answers.", schema: z.object({ status: z.literal("ok") }), example: { status: "ok" } } },
+  responses: {
+    200: { description: "The process answers.", schema: z.object({ status: z.literal("ok") }), example: { status: "ok" } },
+    400: MALFORMED_QUERY,
+  },
   handle: async () => ({ status: 200, body: { status: "ok" } }),
 });

@@ -3,6 +3,7 @@ import { ErrorSchema } from "../../contracts/common";
 import { checkDatabaseReady, DatabaseNotReadyError } from "../../db/database-readiness";
 import { ApiError } from "../../http/api-error";
 import { defineRoute } from "../../http/route";
+import { MALFORMED_QUERY } from "./probe-responses";
 
 /**
  * Readiness: whether this process can serve requests now, so that a router or a Kubernetes
@@ -21,6 +22,7 @@ export const getReadinessRoute = defineRoute({
   rateLimited: false,
   responses: {
     200: { description: "Ready to serve.", schema: z.object({ status: z.literal("ok") }), example: { status: "ok" } },
+    400: MALFORMED_QUERY,
     503: {
       description: "Not ready: the database does not answer, or lacks a migration or pgvector 0.8.",
       schema: ErrorSchema,

@@ -62,6 +62,9 @@ const OtlpProtocol = z.preprocess(
   z.enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (gRPC is not bundled: use the collector's OTLP/HTTP port, 4318)" }).optional(),
 );
 
+// The OTLP/HTTP exporters send to an http(s) address (`http://collector:4318`).
+const OtlpEndpoint = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318" }).optional());
+
 const DatabaseUrl = z.preprocess(
   blankToUndefined,
   z
@@ -136,9 +139,9 @@ const EnvSchema = z
     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: OtlpProtocol,
     OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: OtlpProtocol,
     // Read by the exporters themselves; checked here so that a typo stops the start naming the variable.
-    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl,
-    OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: optionalUrl,
+    OTEL_EXPORTER_OTLP_ENDPOINT: OtlpEndpoint,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: OtlpEndpoint,
+    OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: OtlpEndpoint,
     OTEL_EXPORTER_PROMETHEUS_HOST: z.preprocess(blankToUndefined, z.string().default("localhost")),
     OTEL_EXPORTER_PROMETHEUS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65535).default(9464)),
     // Serves the Prometheus text at GET /metrics on PORT too, to this bearer token (platforms that route one port).

@@ -29,7 +29,7 @@ export interface IndexState {
 export interface TierBacklog {
   tier: number;
   pending: number;
-  /** Seconds since the oldest pending row was written; 0 when none is pending. */
+  /** Seconds since the oldest pending row joined the backlog (its queued_at); 0 when none is pending. */
   oldestPendingSeconds: number;
   /** Rows set aside after `maxAttempts` refusals. */
   failed: number;
@@ -93,8 +93,11 @@ interface TableShape {
   order: Prisma.Sql;
   /** The condition of each priority tier on alias `t`, first tier first. */
   tiers: Prisma.Sql[];
-  /** When the row was written, on alias `t` with `joins` in scope. */
-  writtenAt: Prisma.Sql;
+  /**
+   * When the row joined the backlog, on alias `t`: written, or cleared for a reindex. Not its
+   * created_at, which an import sets to the time of what the row records.
+   */
+  queuedAt: Prisma.Sql;
 }
 
 /**
@@ -146,7 +149,7 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
       await db.$executeRaw`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
     },
     clear: (workspaceId) => db.$executeRaw`
-      UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL WHERE workspace_id = ${workspaceId}`,
+      UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL, queued_at = now() WHERE workspace_id = ${workspaceId}`,
     state: async (workspaceId, current, maxAttempts) => {
       const [counts] = await db.$queryRaw<[IndexState]>`
         SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
@@ -161,7 +164,7 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
       const rows = await db.$queryRaw<TierBacklog[]>`
         SELECT ${tierOf} AS tier,
                count(*) FILTER (WHERE t.embed_attempts < ${maxAttempts})::int AS pending,
-               coalesce(extract(epoch FROM now() - min(${shape.writtenAt}) FILTER (WHERE t.embed_attempts < ${maxAttempts})), 0)::float8 AS "oldestPendingSeconds",
+               coalesce(extract(epoch FROM now() - min(${shape.queuedAt}) FILTER (WHERE t.embed_attempts < ${maxAttempts})), 0)::float8 AS "oldestPendingSeconds",
                count(*) FILTER (WHERE t.embed_attempts >= ${maxAttempts})::int AS failed
         FROM ${table} t ${shape.joins}
         WHERE t.${model} IS DISTINCT FROM ${current}
@@ -183,7 +186,7 @@ const ownColumnTable = (name: EmbeddedTableName, table: TableShape["table"], tex
   joins: Prisma.empty,
   order: Prisma.sql`t.created_at, t.id`,
   tiers: [Prisma.sql`TRUE`],
-  writtenAt: Prisma.sql`t.created_at`,
+  queuedAt: Prisma.sql`t.queued_at`,
 });
 
 const EMBEDDED_TABLES: TableShape[] = [
@@ -203,7 +206,7 @@ const EMBEDDED_TABLES: TableShape[] = [
     order: Prisma.sql`t.id`,
     // The headline makes an artifact findable by meaning; the body vector only sharpens its rank.
     tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet <> 'headline'`],
-    writtenAt: Prisma.sql`a.created_at`,
+    queuedAt: Prisma.sql`t.queued_at`,
   },
   ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
   ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),

@@ -1,8 +1,9 @@
 import type { ApiKeyPrincipal } from "../src/auth/principal";
 import type { Services } from "../src/services";
 import { Bm25Index } from "./bm25";
-import type { ImportedSet, JudgedQuery, JudgedSet, QueryKind } from "./judged-set";
+import type { ImportedSet, JudgedQuery, JudgedSet, PlacedQuery, QueryKind } from "./judged-set";
 import { meanScores, scoreRanking, type QueryScores } from "./metrics";
+import { HALVES, type Half } from "./split";
 
 export type Endpoint = "artifacts" | "memories" | "queryIntelligence";
 export const ENDPOINTS: Endpoint[] = ["artifacts", "memories", "queryIntelligence"];
@@ -15,7 +16,7 @@ export interface Ranked {
 
 export interface QueryOutcome {
   endpoint: Endpoint;
-  query: JudgedQuery;
+  query: PlacedQuery;
   service: QueryScores;
   bm25: QueryScores;
   /** The service's ranking, for reading failures. */
@@ -76,7 +77,7 @@ export async function evaluate(
   services: Services,
   imported: ImportedSet,
   set: JudgedSet,
-  filter: (endpoint: Endpoint, query: JudgedQuery) => boolean = () => true,
+  filter: (endpoint: Endpoint, query: PlacedQuery) => boolean = () => true,
 ): Promise<EvalReport> {
   const { run, bm25 } = createRunner(services, imported);
   const outcomes: QueryOutcome[] = [];
@@ -106,4 +107,18 @@ export async function evaluate(
 export function summarise(outcomes: QueryOutcome[], pick: (outcome: QueryOutcome) => boolean) {
   const chosen = outcomes.filter(pick);
   return { service: meanScores(chosen.map((o) => o.service)), bm25: meanScores(chosen.map((o) => o.bm25)) };
+}
+
+/** One column of the report: a set, or one half of a set that is split. */
+export interface Column {
+  set: string;
+  half: Half;
+  outcomes: QueryOutcome[];
+}
+
+export const columnLabel = (column: Column) => `${column.set} ${column.half}`;
+
+/** The report of one set as columns, tuning first; a half with no query makes none. */
+export function columnsOf(set: string, report: EvalReport): Column[] {
+  return HALVES.map((half) => ({ set, half, outcomes: report.outcomes.filter((o) => o.query.half === half) })).filter((c) => c.outcomes.length > 0);
 }

@@ -4,6 +4,7 @@ import { ImportDocumentSchema } from "../src/contracts/import";
 import type { Services } from "../src/services";
 import { artifactBodyText } from "../src/search/artifact-body-text";
 import type { Grades } from "./metrics";
+import { placer, readSplitFile, type Placement } from "./split";
 
 export type QueryKind = "paraphrase" | "exact" | "specific" | "short";
 
@@ -15,11 +16,22 @@ export interface JudgedQuery {
   dataSource?: string;
 }
 
+/** A judged query with the half of the set it belongs to (eval/split.ts). */
+export type PlacedQuery = JudgedQuery & Placement;
+
 export interface Judgements {
+  artifacts: PlacedQuery[];
+  memories: PlacedQuery[];
+  queryIntelligence: PlacedQuery[];
+  /** Queries about nothing in the workspace: every endpoint should return nothing or little. */
+  unrelated: string[];
+}
+
+/** judgements.json as written: the queries without their half. */
+interface StoredJudgements {
   artifacts: JudgedQuery[];
   memories: JudgedQuery[];
   queryIntelligence: JudgedQuery[];
-  /** Queries about nothing in the workspace: every endpoint should return nothing or little. */
   unrelated: string[];
 }
 
@@ -34,7 +46,10 @@ interface RawWorkspace {
   artifacts: Array<Keyed<{ summary: string; why: string; recommendation?: string; keyFindings?: string[]; content?: unknown }>>;
 }
 
-/** A judged set as stored under eval/<company>/: the import document (items carry a `key`) and the judgements. */
+/**
+ * A judged set as stored under eval/<company>/: the import document (items carry a `key`), the
+ * judgements, and optionally `split.json`, which places each query in the tuning or held-out half.
+ */
 export interface JudgedSet {
   name: string;
   workspace: RawWorkspace;
@@ -42,10 +57,24 @@ export interface JudgedSet {
 }
 
 export const DEFAULT_SET_DIR = path.join(__dirname, "cobalt-cycles");
+/** The sets `npm run eval` measures: Cobalt Cycles, split in halves, and Fenmoor Health, held-out whole. */
+export const EVAL_SET_DIRS = [DEFAULT_SET_DIR, path.join(__dirname, "fenmoor-health")];
 
 export function loadJudgedSet(dir: string = DEFAULT_SET_DIR): JudgedSet {
   const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8"));
-  return { name: path.basename(dir), workspace: read("workspace.json"), judgements: read("judgements.json") };
+  const stored: StoredJudgements = read("judgements.json");
+  const place = placer(readSplitFile(dir));
+  const placed = (queries: JudgedQuery[]) => queries.map((query) => ({ ...query, ...place(query) }));
+  return {
+    name: path.basename(dir),
+    workspace: read("workspace.json"),
+    judgements: {
+      artifacts: placed(stored.artifacts),
+      memories: placed(stored.memories),
+      queryIntelligence: placed(stored.queryIntelligence),
+      unrelated: stored.unrelated,
+    },
+  };
 }
 
 /** Where each judged key landed in the database, to read results back as keys. */
@@ -66,10 +95,10 @@ export interface Doc {
 
 const withoutKey = <T extends { key: string }>({ key: _key, ...rest }: T) => rest;
 
-/** Imports the set into a new workspace through the real import service, then waits for every vector. */
-export async function importJudgedSet(services: Services, set: JudgedSet): Promise<ImportedSet> {
+/** The set's workspace as the import document the admin import takes: keys dropped, parsed by its schema. */
+export function importDocumentOf(set: JudgedSet) {
   const { workspace } = set;
-  const document = ImportDocumentSchema.parse({
+  return ImportDocumentSchema.parse({
     ...workspace,
     memories: workspace.memories.map(withoutKey),
     dataSources: workspace.dataSources.map((source) => ({
@@ -79,6 +108,12 @@ export async function importJudgedSet(services: Services, set: JudgedSet): Promi
     })),
     artifacts: workspace.artifacts.map(withoutKey),
   });
+}
+
+/** Imports the set into a new workspace through the real import service, then waits for every vector. */
+export async function importJudgedSet(services: Services, set: JudgedSet): Promise<ImportedSet> {
+  const { workspace } = set;
+  const document = importDocumentOf(set);
   const created = await services.workspaces.create({ name: set.name });
   const { artifactIds } = await services.imports.importDocument(created.id, document);
   await services.indexer.runOnce(created.id);

@@ -40,14 +40,14 @@ export class LocalEmbeddings implements EmbeddingsProvider {
   readonly indexLanes: number;
   private readonly queryBudgetMs: number;
   private readonly indexThreads: ModelThread[];
-  private readonly queryThread = new ModelThread();
+  private readonly queryThread = new ModelThread({ name: "model-query" });
 
   /** `maxInputChars` is for measuring the model itself (the bench); the default cut is measured. */
   constructor(options: { maxInputChars?: number; queryBudgetMs?: number; indexThreads?: number } = {}) {
     this.maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
     this.queryBudgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
     this.indexLanes = options.indexThreads ?? defaultIndexThreads();
-    this.indexThreads = Array.from({ length: this.indexLanes }, () => new ModelThread({ nice: INDEX_THREAD_NICE }));
+    this.indexThreads = Array.from({ length: this.indexLanes }, () => new ModelThread({ name: "model-index", nice: INDEX_THREAD_NICE }));
   }
 
   async embed(texts: string[]): Promise<number[][]> {

@@ -8,6 +8,8 @@ type Pending = { resolve: (vectors: number[][]) => void; reject: (error: Error) 
  * One worker thread running the local model, answering in FIFO order. Started on first use; an
  * idle thread does not keep the process alive (it is ref'd while requests are pending).
  * `nice` (Linux) lowers the thread's CPU priority: 19 gives it only what nothing else wants.
+ * `name` is the thread's name in `top -H` and /proc/<pid>/task/<tid>/comm (Node 24), so that an
+ * operator (and the footprint bench) can count a process's model copies.
  */
 export class ModelThread {
   private worker: Worker | undefined;
@@ -16,7 +18,7 @@ export class ModelThread {
   private loaded: Promise<void> | undefined;
   private markLoaded: (() => void) | undefined;
 
-  constructor(private readonly options: { nice?: number } = {}) {}
+  constructor(private readonly options: { nice?: number; name?: string } = {}) {}
 
   /** Requests sent and not yet answered. */
   get inFlight(): number {
@@ -54,7 +56,10 @@ export class ModelThread {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"), { workerData: { nice: this.options.nice } });
+    const worker = new Worker(path.join(__dirname, "local-embeddings.worker.cjs"), {
+      name: this.options.name,
+      workerData: { nice: this.options.nice },
+    });
     this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
     worker.on("message", (message: { id: number; vectors?: number[][]; error?: string; fatal?: boolean; loaded?: boolean }) => {
       const { id, vectors, error, fatal, loaded } = message;

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { createEmbeddingsProvider } from "../../src/embeddings/create-embeddings";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 import { MODEL_THREAD_YOUNG_GENERATION_MB, ModelThread } from "../../src/embeddings/model-thread";
 
@@ -78,6 +79,19 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
       expect(lowPriorityThreads() - lowBefore).toBe(2);
     } finally {
       await pool.close();
+    }
+  });
+
+  it("gives a process that does no index work (INDEXER=worker) the query thread alone", async () => {
+    const queriesOnly = createEmbeddingsProvider({ provider: "local", model: undefined, indexThreads: 2 }, { indexes: false });
+    const lowBefore = lowPriorityThreads();
+    try {
+      expect(await queriesOnly.embedQuery("churn in EMEA")).toHaveLength(512);
+      expect(queriesOnly.indexLanes).toBe(0);
+      await expect(queriesOnly.embed(["an index batch"])).rejects.toThrow(/no index threads.*INDEXER=worker/);
+      expect(lowPriorityThreads()).toBe(lowBefore);
+    } finally {
+      await queriesOnly.close();
     }
   });
 

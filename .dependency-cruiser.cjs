@@ -3,8 +3,11 @@
 // imported upwards ties two layers together as much as a value does.
 
 const ADAPTERS = "^src/(http|routes|mcp|console|oauth)/";
-/** Where the whole graph is wired; they may import anything. */
-const COMPOSITION_ROOTS = ["^src/(app|server|worker)[.]ts$", "^src/services/index[.]ts$", "^src/cli/"];
+/**
+ * Where the whole graph is wired; they may import anything. The telemetry SDK's wiring is one: it
+ * instruments the whole process (and redacts its spans as the request log does).
+ */
+const COMPOSITION_ROOTS = ["^src/(app|server|worker)[.]ts$", "^src/services/index[.]ts$", "^src/cli/", "^src/telemetry/(sdk|preload)[.]ts$"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -48,6 +51,22 @@ module.exports = {
       comment: "Repositories hold statements, not rules: what they need from their users comes in as arguments.",
       from: { path: "^src/repositories/" },
       to: { path: "^src/(operations|services|jobs|storage|indexing)/" },
+    },
+    {
+      name: "telemetry-sdk-only-when-on",
+      severity: "error",
+      comment:
+        "With telemetry off no SDK module may load (docs/operations.md): src/telemetry/sdk.ts is required by preload.ts alone, " +
+        "and only when TELEMETRY=on; everything else emits through @opentelemetry/api, whose calls are no-ops without an SDK.",
+      from: { path: "^src/", pathNot: "^src/telemetry/preload[.]ts$" },
+      to: { path: "^src/telemetry/sdk[.]ts$" },
+    },
+    {
+      name: "opentelemetry-sdk-in-one-place",
+      severity: "error",
+      comment: "Only the SDK's wiring (src/telemetry/sdk.ts) imports the SDK, its exporters and instrumentations; the rest of src/ uses the API.",
+      from: { path: "^src/", pathNot: "^src/telemetry/sdk[.]ts$" },
+      to: { path: "node_modules/(@opentelemetry/(?!api/)|@prisma/instrumentation/)" },
     },
   ],
   options: {

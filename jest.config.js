@@ -3,10 +3,11 @@
 // (config, embeddings, the layering check) and those about the embedded engine itself: its
 // migrations and data-dir lock (tests/db/migrations.test.ts; tests/postgres/migrate.test.ts covers
 // the runner on a server) and the dev server process with its first-run setup
-// (tests/server/server-process.test.ts).
+// (tests/server/server-process.test.ts), and the telemetry tests, which start that same embedded
+// server process (tests/telemetry/).
 const postgresPass = Boolean(process.env.TEST_DATABASE_URL);
 const ignored = postgresPass
-  ? ["/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$"]
+  ? ["/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$", "/tests/telemetry/"]
   : ["/tests/postgres/"];
 
 /** @type {import('jest').Config} */

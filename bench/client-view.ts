@@ -1,6 +1,10 @@
+import { execFile } from "node:child_process";
 import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { backToBack, load, type LoadResult } from "./load";
 import { importThroughAdmin, pendingVectors, resetPostgres } from "./pipeline-bench";
+import { distinctQuestion } from "./distinct-questions";
 import { startServerProcess, type ServerProcess } from "./server-process";
 
 // What a client sees: the real entry point in a process of its own (on the embedded database, a
@@ -13,17 +17,6 @@ const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 1000);
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 3000);
 const REPEATED = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "margins got worse in Europe"];
 
-const ASKS = ["why did", "what drove", "how did", "where did", "which accounts saw", "when did"];
-const SUBJECTS = ["churn", "revenue", "signups", "refunds", "ad spend", "gross margin", "order volume", "support tickets", "trial conversions", "renewals", "page load time"];
-const PLACES = ["in EMEA", "in Japan", "in Brazil", "for enterprise accounts", "in Germany", "for self-serve users", "in India", "in North America", "for new cohorts"];
-const WHEN = ["last quarter", "after the price change", "in Q2", "over the holidays", "since the redesign", "this month"];
-
-/** The n-th of 3,564 different questions an analyst might type. */
-export function distinctQuestion(n: number): string {
-  const pick = <T>(list: T[], salt: number) => list[Math.floor(n / salt) % list.length]!;
-  return `${pick(ASKS, 1)} ${pick(SUBJECTS, ASKS.length)} change ${pick(PLACES, ASKS.length * SUBJECTS.length)} ${pick(WHEN, ASKS.length * SUBJECTS.length * PLACES.length)}`;
-}
-
 const rate = (result: LoadResult, cores: number) => `${result.perSecond.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, ${cores.toFixed(2)} server cores`;
 
 /** A load figure and the server's CPU over it (cores busy on average). */
@@ -33,6 +26,31 @@ async function loaded(server: ServerProcess, paths: () => string, headers: Recor
   const result = await load(paths, server.base, headers, connections, LOAD_MS);
   const cores = (server.cpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000);
   return { result, cores };
+}
+
+/**
+ * The same load from autocannon in a process of its own (bench/autocannon-client.ts), as an
+ * outside bench sends it, distinct questions from `firstQuestion` on.
+ */
+async function outsideLoad(server: ServerProcess, headers: Record<string, string>, connections: number, firstQuestion: number) {
+  const cpuBefore = server.cpuSeconds();
+  const started = performance.now();
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", path.join(__dirname, "autocannon-client.ts")], {
+    cwd: path.resolve(__dirname, ".."),
+    env: {
+      ...process.env,
+      NODE_OPTIONS: "",
+      LOAD_BASE: server.base,
+      LOAD_AUTHORIZATION: headers.authorization ?? "",
+      LOAD_CONNECTIONS: String(connections),
+      LOAD_SECONDS: String(Math.max(1, Math.round(LOAD_MS / 1000))),
+      LOAD_FIRST_QUESTION: String(firstQuestion),
+    },
+  });
+  const cores = (server.cpuSeconds() - cpuBefore) / ((performance.now() - started) / 1000);
+  const figures = JSON.parse(stdout.trim().split("\n").pop()!) as LoadResult & { non2xx: number; errors: number };
+  if (figures.non2xx > 0 || figures.errors > 0) throw new Error(`autocannon: ${figures.non2xx} answers other than 2xx, ${figures.errors} errors`);
+  return { result: figures, cores };
 }
 
 export async function runClientView(databaseUrl: string | undefined): Promise<string[]> {
@@ -81,6 +99,12 @@ export async function runClientView(databaseUrl: string | undefined): Promise<st
       const d = await loaded(server, distinct, auth, connections);
       const r = await loaded(server, repeated, auth, connections);
       rows.push([`search, ${connections} conn, distinct questions`, rate(d.result, d.cores), `the 4 questions: ${rate(r.result, r.cores)}`, `${(d.result.perSecond / r.result.perSecond).toFixed(2)}× req/s`]);
+      const outside = await outsideLoad(server, auth, connections, q);
+      q += outside.result.requests;
+      rows.push([
+        `search, ${connections} conn, distinct questions, autocannon in its own process`, rate(outside.result, outside.cores),
+        `this process's client: ${rate(d.result, d.cores)}`, `${(outside.result.perSecond / d.result.perSecond).toFixed(2)}× req/s`,
+      ]);
     }
     for (const connections of [1, 32]) {
       const r = await loaded(server, fetchPath, auth, connections);

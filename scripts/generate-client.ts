@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildOpenApiDocument } from "../src/http/openapi-document";
-import { apiV1DocumentInfo, apiV1Routes } from "../src/routes/api-v1";
+import { apiV1DocumentInfo, apiV1DocumentedRoutes } from "../src/routes/api-v1";
 
 /**
  * Regenerates clients/typescript/schema.ts from the served OpenAPI document (built in-process from
@@ -13,7 +13,7 @@ const HEADER = "// Generated from GET /api/v1/openapi.json by `npm run client:ge
 
 async function generate(): Promise<string> {
   const { default: openapiTS, astToString, COMMENT_HEADER } = await import("openapi-typescript");
-  const document = buildOpenApiDocument(apiV1Routes(), apiV1DocumentInfo());
+  const document = buildOpenApiDocument(apiV1DocumentedRoutes(), apiV1DocumentInfo());
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0]);
   return `${HEADER}${COMMENT_HEADER}${astToString(ast)}`;
 }

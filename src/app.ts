@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
+import { metricsEndpoint, type MetricsEndpointOptions } from "./http/metrics-endpoint";
 import { mountRoutes } from "./http/mount-routes";
 import { rejectMalformedQuery } from "./http/percent-encoding";
 import { createRateLimitCounterRepository } from "./repositories/rate-limit-counter.repository";
@@ -16,7 +17,7 @@ import { adminV1Routes } from "./routes/admin";
 import { apiV1Routes } from "./routes/api-v1";
 import { referencePageRouter } from "./routes/docs/reference-page";
 import { downloadFileRoute } from "./routes/downloads/download-file";
-import { getHealthRoute } from "./routes/health/get-health";
+import { PROBE_ROUTES } from "./routes/health/probe-routes";
 import type { Services } from "./services";
 
 export interface AppDeps {
@@ -35,10 +36,12 @@ export interface AppDeps {
   maxOAuthClients?: number;
   /** A CA (PEM) also trusted for Client ID Metadata Documents (OAUTH_CLIENT_METADATA_CA_FILE). */
   clientMetadataCa?: string;
+  /** GET /metrics to a bearer token (telemetry on, Prometheus exporter, METRICS_TOKEN); absent otherwise. */
+  metrics?: MetricsEndpointOptions;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa, metrics }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -49,11 +52,12 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   // default would hash every answer, pushes and errors included.
   app.set("etag", false);
   app.use(requestId, requestLog(logger), rejectMalformedQuery);
+  if (metrics) app.use(metricsEndpoint(metrics));
 
   const router = express.Router();
   const rateLimiters = createRateLimiters(rateLimits, { kind: services.database.kind, counters: createRateLimitCounterRepository(services.database.prisma) });
   const authFailures = rateLimiters.authFailures;
-  mountRoutes(router, [getHealthRoute, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures });
+  mountRoutes(router, [...PROBE_ROUTES, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures });
   if (adminToken) {
     mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures: rateLimiters.adminTokenFailures });
   } else {

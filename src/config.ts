@@ -42,6 +42,29 @@ const TrustProxy = z.preprocess(
     ),
 );
 
+/** OpenTelemetry's exporter lists (OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER): comma-separated, `none` for nothing. */
+function exporterList<const Names extends readonly [string, ...string[]]>(names: Names) {
+  const allowed = new Set<string>([...names, "none"]);
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .default("otlp")
+      .transform((text) => text.split(",").map((name) => name.trim().toLowerCase()).filter((name) => name !== ""))
+      .refine((list) => list.every((name) => allowed.has(name)), `must be a comma-separated list of ${[...names, "none"].join(", ")}`)
+      .transform((list) => [...new Set(list.filter((name) => name !== "none"))] as Array<Names[number]>),
+  );
+}
+
+// OTLP over HTTP only: gRPC would bring a second transport stack (@grpc/grpc-js) for what port 4318 already carries.
+const OtlpProtocol = z.preprocess(
+  blankToUndefined,
+  z.enum(["http/protobuf", "http/json"], { error: "must be http/protobuf or http/json (gRPC is not bundled: use the collector's OTLP/HTTP port, 4318)" }).optional(),
+);
+
+// The OTLP/HTTP exporters send to an http(s) address (`http://collector:4318`).
+const OtlpEndpoint = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318" }).optional());
+
 const DatabaseUrl = z.preprocess(
   blankToUndefined,
   z
@@ -98,6 +121,31 @@ const EnvSchema = z
     OAUTH_MAX_CLIENTS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10_000)),
     // A CA certificate file (PEM) also trusted for Client ID Metadata Documents served inside a private network.
     OAUTH_CLIENT_METADATA_CA_FILE: optionalText,
+    // Telemetry (docs/operations.md): off unless TELEMETRY=on; the rest are OpenTelemetry's standard variables.
+    TELEMETRY: z.preprocess(blankToUndefined, z.enum(["off", "on"]).default("off")),
+    OTEL_SDK_DISABLED: z.preprocess(
+      (value) => (typeof value === "string" ? (value.trim() === "" ? undefined : value.trim().toLowerCase()) : value),
+      z.enum(["true", "false"]).default("false"),
+    ),
+    OTEL_SERVICE_NAME: optionalText,
+    OTEL_TRACES_EXPORTER: exporterList(["otlp", "console"]),
+    OTEL_METRICS_EXPORTER: exporterList(["otlp", "prometheus", "console"]),
+    OTEL_TRACES_SAMPLER: z.preprocess(
+      blankToUndefined,
+      z.enum(["parentbased_always_on", "parentbased_traceidratio"], { error: "must be parentbased_always_on or parentbased_traceidratio" }).default("parentbased_always_on"),
+    ),
+    OTEL_TRACES_SAMPLER_ARG: z.preprocess(blankToUndefined, z.coerce.number().min(0).max(1).default(1)),
+    OTEL_EXPORTER_OTLP_PROTOCOL: OtlpProtocol,
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: OtlpProtocol,
+    OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: OtlpProtocol,
+    // Read by the exporters themselves; checked here so that a typo stops the start naming the variable.
+    OTEL_EXPORTER_OTLP_ENDPOINT: OtlpEndpoint,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: OtlpEndpoint,
+    OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: OtlpEndpoint,
+    OTEL_EXPORTER_PROMETHEUS_HOST: z.preprocess(blankToUndefined, z.string().default("localhost")),
+    OTEL_EXPORTER_PROMETHEUS_PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(65535).default(9464)),
+    // Serves the Prometheus text at GET /metrics on PORT too, to this bearer token (platforms that route one port).
+    METRICS_TOKEN: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
     LOG_LEVEL: z.preprocess(
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -122,6 +170,9 @@ const EnvSchema = z
     if (env.DATABASE_URL && !env.PUBLIC_BASE_URL) {
       ctx.addIssue({ code: "custom", path: ["PUBLIC_BASE_URL"], message: "is required when DATABASE_URL is set" });
     }
+    if (env.TELEMETRY === "on" && env.METRICS_TOKEN && !env.OTEL_METRICS_EXPORTER.includes("prometheus")) {
+      ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "serves Prometheus text: add prometheus to OTEL_METRICS_EXPORTER, or unset it" });
+    }
     if (env.DATABASE_URL && env.FILE_STORAGE === "database" && !env.SIGNING_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -132,6 +183,19 @@ const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+/** OpenTelemetry (docs/operations.md). With `enabled` false the SDK is never loaded. */
+export interface TelemetrySettings {
+  enabled: boolean;
+  /** OTEL_SERVICE_NAME; unset: the process type's own name. */
+  serviceName: string | undefined;
+  traces: { exporters: Env["OTEL_TRACES_EXPORTER"]; protocol: "http/protobuf" | "http/json"; sampleRatio: number };
+  metrics: { exporters: Env["OTEL_METRICS_EXPORTER"]; protocol: "http/protobuf" | "http/json" };
+  /** Where the Prometheus exporter listens when OTEL_METRICS_EXPORTER names prometheus. */
+  prometheus: { host: string; port: number };
+  /** With it, GET /metrics on the web port answers this bearer token too. */
+  metricsToken: string | undefined;
+}
 
 export interface Config {
   port: number;
@@ -168,6 +232,7 @@ export interface Config {
   oauthMaxClients: number;
   /** Path of a CA (PEM) also trusted for Client ID Metadata Documents. */
   oauthClientMetadataCaFile: string | undefined;
+  telemetry: TelemetrySettings;
 }
 
 export class ConfigError extends Error {
@@ -226,6 +291,25 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     oauthMaxClients: env.OAUTH_MAX_CLIENTS,
     oauthClientMetadataCaFile: env.OAUTH_CLIENT_METADATA_CA_FILE,
+    telemetry: telemetrySettings(env),
+  };
+}
+
+function telemetrySettings(env: Env): TelemetrySettings {
+  const traces = env.OTEL_TRACES_EXPORTER;
+  const metrics = env.OTEL_METRICS_EXPORTER;
+  const protocol = env.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf";
+  return {
+    enabled: env.TELEMETRY === "on" && env.OTEL_SDK_DISABLED !== "true" && traces.length + metrics.length > 0,
+    serviceName: env.OTEL_SERVICE_NAME,
+    traces: {
+      exporters: traces,
+      protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? protocol,
+      sampleRatio: env.OTEL_TRACES_SAMPLER === "parentbased_traceidratio" ? env.OTEL_TRACES_SAMPLER_ARG : 1,
+    },
+    metrics: { exporters: metrics, protocol: env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? protocol },
+    prometheus: { host: env.OTEL_EXPORTER_PROMETHEUS_HOST, port: env.OTEL_EXPORTER_PROMETHEUS_PORT },
+    metricsToken: env.METRICS_TOKEN,
   };
 }
 

@@ -1,3 +1,5 @@
+// First: telemetry, when on, must instrument http, Express, pg and pino before anything loads them.
+import { startedTelemetry } from "./telemetry/preload-web";
 import { readFileSync } from "node:fs";
 import "dotenv/config";
 import type { AddressInfo } from "node:net";
@@ -15,6 +17,7 @@ import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
+import { observeEmbeddingBacklog } from "./telemetry/instruments";
 
 // Requests in flight get this long after SIGTERM; the process is gone by the deadline whatever
 // hangs (the platform kills at 30 s, and a deploy waits for us).
@@ -44,7 +47,12 @@ async function main(): Promise<void> {
   const localAdminToken = config.adminToken === undefined && embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined;
   const adminToken = config.adminToken ?? localAdminToken?.token;
 
-  if (indexInProcess) services.indexer.start();
+  if (indexInProcess) {
+    services.indexer.start();
+    // The backlog is the database's; the processes that index report it.
+    observeEmbeddingBacklog(() => services.indexer.backlog());
+  }
+  const telemetry = startedTelemetry();
   // With INDEXER=worker the worker processes do the background work, housekeeping included.
   const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger, refreshPlannerStatistics: embedded });
   if (indexInProcess) {
@@ -61,6 +69,7 @@ async function main(): Promise<void> {
     signingSecret: config.signingSecret,
     maxOAuthClients: config.oauthMaxClients,
     clientMetadataCa: config.oauthClientMetadataCaFile ? readCaFile(config.oauthClientMetadataCaFile) : undefined,
+    metrics: telemetry?.prometheus && config.telemetry.metricsToken ? { token: config.telemetry.metricsToken, serve: telemetry.prometheus.handle } : undefined,
   });
   const server = app.listen(config.port);
   answerClientErrorsAsJson(server);
@@ -103,6 +112,8 @@ async function main(): Promise<void> {
         await backgroundStopped;
         await embeddings.close();
         await database.close();
+        // The spans and metrics of the last requests, sent before the exit.
+        await telemetry?.shutdown();
         logger.info("stopped");
         process.exit(0);
       } catch (error) {

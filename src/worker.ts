@@ -1,3 +1,5 @@
+// First: telemetry, when on, must instrument pg and pino before anything loads them.
+import { startedTelemetry } from "./telemetry/preload-worker";
 import "dotenv/config";
 import { ConfigError, loadConfig } from "./config";
 import { postgresDatabase } from "./db/database";
@@ -9,6 +11,7 @@ import { createLogger } from "./lib/logger";
 import { createVectorIndexRepository } from "./repositories/vector-index.repository";
 import { EmbeddingIndexer } from "./indexing/embedding-indexer";
 import { createVectorIndexMaintenance } from "./indexing/vector-index-maintenance";
+import { observeEmbeddingBacklog } from "./telemetry/instruments";
 
 // The `worker` process type (`node dist/worker.js`): background work of a PostgreSQL deployment,
 // so that web processes only answer requests (INDEXER=worker). Any number may run: the indexer's
@@ -36,8 +39,10 @@ async function main(): Promise<void> {
     throw explainConnectionFailure(error, databaseUrl);
   });
   const embeddings = createEmbeddingsProvider(config.embeddings);
+  const indexer = new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS });
+  observeEmbeddingBacklog(() => indexer.backlog());
   const jobs: BackgroundJob[] = [
-    new EmbeddingIndexer(database.prisma, embeddings, logger, { idlePollMs: WORKER_POLL_MS }),
+    indexer,
     createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
     createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(database.prisma), logger, engine: database.kind }),
   ];
@@ -54,6 +59,7 @@ async function main(): Promise<void> {
       await Promise.all(jobs.map((job) => job.stop()));
       await embeddings.close();
       await database.close();
+      await startedTelemetry()?.shutdown();
       logger.info("stopped");
       process.exit(0);
     } catch (error) {

@@ -45,9 +45,44 @@ describe("loadConfig", () => {
     [{ INDEXER: "elsewhere" }, "INDEXER"],
     [{ INDEXER: "worker" }, "INDEXER"],
     [{ API_KEY_CACHE_TTL_MS: "-1" }, "API_KEY_CACHE_TTL_MS"],
+    [{ TELEMETRY: "yes" }, "TELEMETRY"],
+    [{ OTEL_TRACES_EXPORTER: "zipkin" }, "OTEL_TRACES_EXPORTER"],
+    [{ OTEL_METRICS_EXPORTER: "otlp,statsd" }, "OTEL_METRICS_EXPORTER"],
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_PROTOCOL"],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT"],
+    [{ OTEL_TRACES_SAMPLER: "always_off" }, "OTEL_TRACES_SAMPLER"],
+    [{ OTEL_TRACES_SAMPLER_ARG: "2" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_EXPORTER_PROMETHEUS_PORT: "0" }, "OTEL_EXPORTER_PROMETHEUS_PORT"],
+    [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN"],
+    [{ TELEMETRY: "on", METRICS_TOKEN: "t".repeat(32) }, "METRICS_TOKEN"],
   ])("refuses %p naming %s", (env, variable) => {
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(ConfigError);
     expect(() => loadConfig(env as NodeJS.ProcessEnv)).toThrow(new RegExp(`^Invalid configuration:\\n  - ${variable}: `));
+  });
+
+  it("leaves telemetry off unless TELEMETRY=on, and off again with OTEL_SDK_DISABLED=true", () => {
+    expect(loadConfig({}).telemetry).toMatchObject({ enabled: false, traces: { exporters: ["otlp"], protocol: "http/protobuf" }, metrics: { exporters: ["otlp"] } });
+    expect(loadConfig({ TELEMETRY: "on" }).telemetry.enabled).toBe(true);
+    expect(loadConfig({ TELEMETRY: "on", OTEL_SDK_DISABLED: "TRUE" }).telemetry.enabled).toBe(false);
+    expect(loadConfig({ TELEMETRY: "on", OTEL_TRACES_EXPORTER: "none", OTEL_METRICS_EXPORTER: "none" }).telemetry.enabled).toBe(false);
+  });
+
+  it("reads OpenTelemetry's exporter lists, protocols and sampler", () => {
+    const telemetry = loadConfig({
+      TELEMETRY: "on",
+      OTEL_METRICS_EXPORTER: "otlp, prometheus",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.25",
+      METRICS_TOKEN: "t".repeat(32),
+    }).telemetry;
+    expect(telemetry).toMatchObject({
+      traces: { exporters: ["otlp"], protocol: "http/protobuf", sampleRatio: 0.25 },
+      metrics: { exporters: ["otlp", "prometheus"], protocol: "http/json" },
+      prometheus: { host: "localhost", port: 9464 },
+      metricsToken: "t".repeat(32),
+    });
   });
 
   it("lists every problem at once", () => {

@@ -67,7 +67,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ScaleConfig {
     concurrentMs: count(env, "SCALE_CONCURRENT_MS", 10_000),
     pushes: 200,
     importArtifacts: 1_000,
-    imports: count(env, "SCALE_IMPORTS", 3),
+    imports: count(env, "SCALE_IMPORTS", 5),
     probeSweep,
   };
 }

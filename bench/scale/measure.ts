@@ -102,8 +102,15 @@ export async function concurrent(
   }
 }
 
-/** `count` POSTs one at a time, each expected to answer `status`; their latencies. */
-export async function posts(base: string, headers: Record<string, string>, path: string, bodyOf: (i: number) => unknown, count: number, status: number): Promise<Latencies> {
+/** `count` POSTs one at a time, each expected to answer `status`; their latencies, summed up and each. */
+export async function posts(
+  base: string,
+  headers: Record<string, string>,
+  path: string,
+  bodyOf: (i: number) => unknown,
+  count: number,
+  status: number,
+): Promise<Latencies & { all: number[] }> {
   const latencies: number[] = [];
   for (let i = 0; i < count; i++) {
     const sent = performance.now();
@@ -112,5 +119,5 @@ export async function posts(base: string, headers: Record<string, string>, path:
     if (res.status !== status) throw new Error(`POST ${path} answered ${res.status}`);
     latencies.push(performance.now() - sent);
   }
-  return summary(latencies);
+  return { ...summary(latencies), all: latencies };
 }

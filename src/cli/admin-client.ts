@@ -1,4 +1,7 @@
+import { createWriteStream } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { Readable, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { Server } from "node:http";
 import { buildApp } from "../app";
 import { readLocalAdminToken, readRunningServer } from "../bootstrap/local-files";
@@ -78,4 +81,23 @@ export async function callAdmin(
   });
   const text = await response.text();
   return { status: response.status, body: text === "" ? null : JSON.parse(text) };
+}
+
+/**
+ * A call whose successful answer is written as it arrives (an export of any size), to a file or
+ * to stdout ("-"), never held whole; an error answer is read and returned as usual.
+ */
+export async function callAdminToFile(connection: AdminConnection, path: string, file: string): Promise<AdminResponse & { bytes?: number }> {
+  const response = await fetch(`${connection.baseUrl}${path}`, { headers: { authorization: `Bearer ${connection.token}` } });
+  if (response.status >= 400 || !response.body) {
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? null : JSON.parse(text) };
+  }
+  let bytes = 0;
+  const counted = Readable.fromWeb(response.body as import("node:stream/web").ReadableStream).on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+  });
+  const out = file === "-" ? new Writable({ write: (chunk, _encoding, done) => (process.stdout.write(chunk) ? done() : process.stdout.once("drain", done)) }) : createWriteStream(file);
+  await pipeline(counted, out);
+  return { status: response.status, body: null, bytes };
 }

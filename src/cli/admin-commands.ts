@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { importParts } from "./import-parts";
 import { readSkillFolder } from "./skill-folder";
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
@@ -21,11 +22,21 @@ Review
   artifacts --workspace ID [--status draft|validated|disputed] [--limit N]
   validate --workspace ID --artifact ID --by NAME
   dispute --workspace ID --artifact ID --by NAME --reason TEXT
-Import and search
-  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md)
+Import, export and search
+  import --workspace ID --file FILE.json       the import document (see docs/intelligence.md); one over
+                                               900 KB goes in parts of whole entries, each all or nothing
+  export --workspace ID [--file FILE.json]     the workspace as an import document, written as it is read
+                                               (to FILE, or to stdout); see docs/operations.md
   skill:import --workspace ID --dir PATH       a skill folder: SKILL.md with YAML front matter, and its files
   reindex --workspace ID                       re-embeds after an embeddings model change; retries failed rows
   index-status <workspaceId>                   pending / failed (with errors) / embedded vectors, per kind
+Deletion (at once and for good; see docs/operations.md)
+  artifact:delete --workspace ID --artifact ID
+  memory:delete --workspace ID --memory ID     a ledger memory (an artifact's memory goes with the artifact)
+  skill:delete --workspace ID --skill NAME     the skill, its files and their stored bytes
+  data-source:delete --workspace ID --source NAME
+                                               the source with its query patterns and error learnings
+  workspace:delete --workspace ID --yes        the workspace and everything derived from it
 Names
   check:names                                  skills and data sources, in every workspace, whose names break
                                                the grammars (docs/intelligence.md); exits 1 if there are any
@@ -40,6 +51,10 @@ export type AdminRequest = {
   body?: unknown;
   /** Whether a successful answer still fails the command, for checks that a script runs. */
   failsOn?: (body: unknown) => boolean;
+  /** A large answer written as it arrives, to this file ("-": stdout), instead of being printed as JSON. */
+  saveTo?: string;
+  /** An import sent as several bodies in turn (importParts), stopping at the first refused. */
+  parts?: unknown[];
 };
 
 function required(options: Options, name: string): string {
@@ -119,11 +134,35 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
     path: "/admin/v1/name-violations",
     failsOn: (body) => ((body as { items?: unknown[] } | null)?.items?.length ?? 0) > 0,
   }),
-  import: (o) => ({
-    method: "POST",
-    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
-    body: JSON.parse(readFileSync(required(o, "file"), "utf8")),
+  import: (o) => {
+    const document: unknown = JSON.parse(readFileSync(required(o, "file"), "utf8"));
+    const path = `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`;
+    if (document === null || typeof document !== "object" || Array.isArray(document)) return { method: "POST", path, body: document };
+    const parts = importParts(document as Record<string, unknown>);
+    return parts.length === 1 ? { method: "POST", path, body: parts[0] } : { method: "POST", path, parts };
+  },
+  export: (o) => ({ method: "GET", path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/export`, saveTo: o.file ?? "-" }),
+  "artifact:delete": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/artifacts/${enc(required(o, "artifact"))}`,
   }),
+  "memory:delete": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/memories/${enc(required(o, "memory"))}`,
+  }),
+  "skill:delete": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/skills/${enc(required(o, "skill"))}`,
+  }),
+  "data-source:delete": (o) => ({
+    method: "DELETE",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/data-sources/${enc(required(o, "source"))}`,
+  }),
+  "workspace:delete": (o) => {
+    const workspace = required(o, "workspace");
+    if (o.yes === undefined) throw new UsageError(`workspace:delete deletes workspace ${workspace} and everything in it, for good; add --yes to go ahead`);
+    return { method: "DELETE", path: `/admin/v1/workspaces/${enc(workspace)}` };
+  },
   "skill:import": (o) => ({
     method: "POST",
     path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/import`,
@@ -141,6 +180,13 @@ export function presentAnswer(command: string, options: Options, status: number,
   if (command === "key:revoke" && status === 204) return { revoked: options.key };
   if (command === "app:revoke" && status === 204) return { revoked: options.app };
   if (command === "reviewer:remove" && status === 204) return { removed: options.reviewer };
+  const deleted: Record<string, string | undefined> = {
+    "artifact:delete": options.artifact,
+    "memory:delete": options.memory,
+    "skill:delete": options.skill,
+    "data-source:delete": options.source,
+  };
+  if (command in deleted && status === 204) return { deleted: deleted[command] };
   if (command === "reindex" && isReindexResult(body)) {
     const marked = Object.values(body.cleared).reduce((sum, count) => sum + count, 0);
     return {
@@ -178,5 +224,9 @@ export const OPTIONS = {
   reason: text,
   file: text,
   dir: text,
+  memory: text,
+  skill: text,
+  source: text,
+  yes: { type: "boolean" },
   help: { type: "boolean" },
 } as const;

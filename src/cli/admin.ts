@@ -1,8 +1,28 @@
 import "dotenv/config";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
-import { callAdmin, connectAdmin } from "./admin-client";
-import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type Options, presentAnswer, USAGE, UsageError } from "./admin-commands";
+import { callAdmin, callAdminToFile, connectAdmin, type AdminConnection } from "./admin-client";
+import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type AdminRequest, type Options, presentAnswer, USAGE, UsageError } from "./admin-commands";
+import { addImportAnswer, type ImportTotals } from "./import-parts";
+
+/**
+ * An import in parts, one request each, in order; progress on stderr. Stops at the first part
+ * refused: its answer, which part it was, and what the parts before it imported (they stay).
+ */
+async function importInParts(connection: AdminConnection, request: AdminRequest, parts: unknown[]): Promise<number> {
+  const totals: ImportTotals = { imported: {}, artifactIds: [] };
+  for (const [index, part] of parts.entries()) {
+    const response = await callAdmin(connection, request.method, request.path, part);
+    if (response.status >= 400) {
+      console.log(JSON.stringify({ ...(response.body as object), failedPart: `${index + 1} of ${parts.length}`, importedBefore: totals.imported }, null, 2));
+      return 1;
+    }
+    addImportAnswer(totals, response.body);
+    console.error(`part ${index + 1} of ${parts.length} imported`);
+  }
+  console.log(JSON.stringify({ ...totals, parts: parts.length }, null, 2));
+  return 0;
+}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -18,6 +38,14 @@ async function main(argv: string[]): Promise<number> {
   const request = build(options);
   const connection = await connectAdmin(loadConfig());
   try {
+    if (request.saveTo !== undefined) {
+      const saved = await callAdminToFile(connection, request.path, request.saveTo);
+      // On stdout the document is the output; a file's name and size are reported instead.
+      if (saved.status >= 400) console.log(JSON.stringify(saved.body, null, 2));
+      else if (request.saveTo !== "-") console.log(JSON.stringify({ exported: options.workspace, file: request.saveTo, bytes: saved.bytes }, null, 2));
+      return exitCodeOf(request, saved.status, saved.body);
+    }
+    if (request.parts) return await importInParts(connection, request, request.parts);
     const response = await callAdmin(connection, request.method, request.path, request.body);
     const shown = presentAnswer(command, options, response.status, response.body);
     if (shown !== null) console.log(JSON.stringify(shown, null, 2));

@@ -2,6 +2,7 @@ import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import { badRequest } from "../http/api-error";
 import type { Logger } from "../lib/logger";
+import { adminDeleteArtifact } from "../operations/admin-deletion";
 import { adminDisputeWorkspaceArtifact, adminListArtifacts, adminValidateWorkspaceArtifact } from "../operations/admin-review";
 import type { Services } from "../services";
 import { inputOf, parseInput, runOperation } from "./operations";
@@ -12,7 +13,11 @@ import { chromeOf, localsOf, redirect, sendPage, workspaceOf } from "./respond";
 import { contentAsJson } from "./content-json";
 
 const SIMILAR_LIMIT = 5;
-const NOTICES: Record<string, string> = { validated: "Validated.", disputed: "Disputed: the agent will read your reason." };
+const NOTICES: Record<string, string> = {
+  validated: "Validated.",
+  disputed: "Disputed: the agent will read your reason.",
+  deleted: "Artifact deleted: it is gone from search, recall and feedback.",
+};
 
 /** The queue a page shows: the review queue's own input, and the console's filter by pushing key. */
 interface Queue {
@@ -132,6 +137,15 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
     const input = inputOf(adminValidateWorkspaceArtifact, { workspaceId: artifact.workspaceId, artifactId: artifact.id, review: { by } });
     await runOperation(adminValidateWorkspaceArtifact, input, services, req);
     await afterReview(req, res, artifact.id, artifact.workspaceId, "validated");
+  });
+
+  // Deleting runs the admin API's operation too, in the workspace the artifact was found in; then back to the queue it came from.
+  router.post("/artifacts/:id/delete", async (req: Request, res: Response) => {
+    const artifact = await findArtifact(res, String(req.params.id));
+    const input = inputOf(adminDeleteArtifact, { workspaceId: artifact.workspaceId, artifactId: artifact.id });
+    await runOperation(adminDeleteArtifact, input, services, req);
+    const query = queryOf(queueOf(artifact.workspaceId, formFilters((req.body as Record<string, unknown>).queue)));
+    redirect(res, `/console?${query}&done=deleted`);
   });
 
   router.post("/artifacts/:id/dispute", async (req: Request, res: Response) => {

@@ -195,3 +195,27 @@ export const NameViolationsSchema = z
     ),
   })
   .openapi("AdminNameViolations");
+
+export const WorkspaceMemoryParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  memoryId: NonEmptyString.openapi({ description: "Memory id: the `memoryId` recall answers with." }),
+});
+export const WorkspaceSkillParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  name: NonEmptyString.openapi({ description: "The skill's name, as `GET /api/v1/skills` lists it (a disabled skill too).", example: "churn-analysis" }),
+});
+export const WorkspaceDataSourceParamsSchema = z.object({
+  workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
+  name: NonEmptyString.openapi({ description: "The data source's name, URL-encoded.", example: "finance lake" }),
+});
+
+export const WorkspaceDeletionSchema = z
+  .object({
+    workspaceId: z.string(),
+    rows: z.record(z.string(), z.number().int()).openapi({
+      description: "Rows deleted per table by the deletion's own statements (rows that a foreign-key cascade took with them are not counted).",
+    }),
+    indexesDropped: z.array(z.string()).openapi({ description: "The workspace's own vector indexes that were dropped." }),
+    blobsRemoved: z.number().int().openapi({ description: "Stored skill-file blobs removed from the file storage." }),
+  })
+  .openapi("AdminWorkspaceDeletion");

@@ -100,7 +100,14 @@ export const ImportMemorySchema = z.object({
 export const ImportArtifactSchema = CreateArtifactRequestSchema.extend({
   status: ArtifactStatusSchema.default("validated"),
   validatedBy: NonEmptyString.optional().openapi({ description: "Who validated it; `import` when omitted." }),
+  validatedAt: ImportTimestampSchema.optional().openapi({ description: "When it was validated; `createdAt` when omitted." }),
   disputeReason: NonEmptyString.optional(),
+  disputedBy: NonEmptyString.optional().openapi({ description: "Who disputed it; `validatedBy`, or `import`, when omitted." }),
+  disputedAt: ImportTimestampSchema.optional().openapi({ description: "When it was disputed; `createdAt` when omitted." }),
+  pushedBy: NonEmptyString.optional().openapi({
+    description:
+      "The name of the API key that pushed it, for an artifact an agent pushed (what a workspace export writes): it is then recorded as an external push with this `createdBy` and listed in `/feedback` (audience `workspace`). Omitted: an internal artifact, created by `import`.",
+  }),
   createdAt: ImportTimestampSchema.optional(),
   previousArtifactId: NonEmptyString.optional(),
 }).superRefine((artifact, ctx) => {

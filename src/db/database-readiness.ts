@@ -1,5 +1,5 @@
 import { Client } from "pg";
-import { applyMigrationsUnderLock, migrationStatus, type Migration, type SqlExecutor } from "./migrations";
+import { applyMigrationsUnderLock, loadMigrations, migrationStatus, type Migration, type SqlExecutor } from "./migrations";
 import { pgvectorProblem, readPgvectorState } from "./pgvector";
 import { postgresExecutor } from "./postgres-executor";
 
@@ -46,11 +46,11 @@ function describeServer(connectionString: string): string {
  * whose pgvector is too old, before any request meets a missing table or setting. Migrations newer
  * than this code are fine: during a rolling release the old processes still serve.
  */
-export async function assertDatabaseReady(db: SqlExecutor): Promise<void> {
+export async function assertDatabaseReady(db: SqlExecutor, migrations: Migration[] = loadMigrations()): Promise<void> {
   const problems: string[] = [];
   const vector = pgvectorProblem(await readPgvectorState(db), "start");
   if (vector) problems.push(vector);
-  const { pending, changed } = await migrationStatus(db);
+  const { pending, changed } = await migrationStatus(db, migrations);
   if (pending.length > 0) {
     problems.push(`The database lacks ${pending.length === 1 ? "migration" : "migrations"} ${pending.join(", ")}: run \`npm run migrate\` (the release phase runs \`node dist/cli/migrate.js\`).`);
   }
@@ -58,6 +58,19 @@ export async function assertDatabaseReady(db: SqlExecutor): Promise<void> {
     problems.push(`Applied ${changed.length === 1 ? "migration" : "migrations"} ${changed.join(", ")} differ from the committed files: restore the committed migration files.`);
   }
   if (problems.length > 0) throw new DatabaseNotReadyError(problems.join("\n"));
+}
+
+let committed: Migration[] | undefined;
+
+/**
+ * The readiness probe's check: the start-up check again (pgvector, every committed migration),
+ * against the migration files read once per process, since they cannot change under it. Rejects
+ * with DatabaseNotReadyError naming what is missing, or with the driver's error when the database
+ * does not answer. Three small catalog reads.
+ */
+export async function checkDatabaseReady(db: SqlExecutor): Promise<void> {
+  committed ??= loadMigrations();
+  await assertDatabaseReady(db, committed);
 }
 
 /** What `npm run migrate` does: check pgvector, then apply pending migrations under the lock, on one connection. */

@@ -85,6 +85,7 @@ function handlerFor(route: Route, services: Services) {
     const result = await route.handle(input, ctx);
     const contract = route.responses[result.status];
     if (!contract) throw new Error(`${route.operationId} answered undocumented status ${result.status}`);
+    if (result.stream) return sendStream(res, result.status, result.stream, result.headers);
     // Responses pass through their contract schema, so internal fields can never leak.
     const body = contract.schema ? contract.schema.parse(result.body) : result.body;
     if (result.headers) res.set(result.headers);
@@ -93,4 +94,41 @@ function handlerFor(route: Route, services: Services) {
     else if (body instanceof Uint8Array) res.status(result.status).send(Buffer.from(body));
     else res.status(result.status).json(body);
   };
+}
+
+/**
+ * Writes streamed JSON text as it comes, waiting for the client to take each piece. The first
+ * piece is read before the status is sent, so a refusal found while it is prepared (an unknown
+ * workspace, an entry the import would refuse) is still an ordinary error answer. A failure
+ * after that can only cut the answer short, which the client sees as JSON that does not parse.
+ */
+async function sendStream(res: Response, status: number, stream: AsyncIterable<string>, headers?: Record<string, string>): Promise<void> {
+  const pieces = stream[Symbol.asyncIterator]();
+  let next = await pieces.next();
+  if (headers) res.set(headers);
+  res.status(status).type("application/json");
+  try {
+    while (!next.done) {
+      if (res.destroyed) break;
+      if (!res.write(next.value)) await drainedOrClosed(res);
+      next = await pieces.next();
+    }
+  } finally {
+    // A client that went away: let the reader close what it holds.
+    if (!next.done) await pieces.return?.();
+  }
+  res.end();
+}
+
+/** Until the client has taken what was written, or has gone; the listeners go with the wait. */
+function drainedOrClosed(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

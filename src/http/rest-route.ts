@@ -1,6 +1,6 @@
 import { ErrorSchema } from "../contracts/common";
 import { z } from "../contracts/zod";
-import { NO_CONTENT, wireFormOf, type AnyOperation, type OperationAccess, type OperationContext } from "../operations/operation";
+import { JsonStream, NO_CONTENT, wireFormOf, type AnyOperation, type OperationAccess, type OperationContext } from "../operations/operation";
 import { ERROR_STATUS } from "./api-error";
 import { WIRE_CODE_OF } from "./client-error";
 import type { HttpMethod, ResponseContract, Route, RouteAuth } from "./route";
@@ -117,7 +117,9 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
       const ctx = { principal, services, baseUrl: `${req.protocol}://${req.get("host")}` } as OperationContext;
       const result = await operation.run(fields, ctx);
       const status = binding.accepted?.when(result) ? 202 : binding.success.status;
-      return { status, body: noContent ? undefined : wireFormOf(operation, result, ctx), headers: binding.responseHeaders?.(result) };
+      const wire = noContent ? undefined : wireFormOf(operation, result, ctx);
+      if (wire instanceof JsonStream) return { status, stream: wire.chunks, headers: binding.responseHeaders?.(result) };
+      return { status, body: wire, headers: binding.responseHeaders?.(result) };
     },
   });
 }

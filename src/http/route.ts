@@ -49,6 +49,8 @@ export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** JSON text written piece by piece instead of `body`, for an answer too large to hold (its items were parsed on the way). */
+  stream?: AsyncIterable<string>;
 }
 
 export interface Route<

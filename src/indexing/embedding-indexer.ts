@@ -1,6 +1,10 @@
 import type { Db } from "../db/database";
 import { cutToModelInput, InputRejectedError, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
+import { ATTR_BATCH_ROWS, ATTR_EMBEDDING_TABLE, ATTR_EMBEDDING_TIER, SPAN_EMBEDDING_BATCH } from "../telemetry/conventions";
+import { instruments } from "../telemetry/instruments";
+import { inSpan } from "../telemetry/tracing";
 import {
   createEmbeddingQueues,
   type ClaimedRow,
@@ -9,6 +13,7 @@ import {
   type IndexState,
   type RowFailure,
   type RowKey,
+  type TierBacklog,
 } from "../repositories/embedding-queue.repository";
 
 export type IndexCounts = Record<EmbeddedTableName, number>;
@@ -139,6 +144,15 @@ export class EmbeddingIndexer {
     }
   }
 
+  /** Rows still to embed and rows set aside, per table and tier, across workspaces (the backlog gauges). */
+  async backlog(): Promise<Array<TierBacklog & { table: EmbeddedTableName }>> {
+    const figures = [];
+    for (const queue of this.queues) {
+      for (const tier of await queue.backlog(this.embeddings.model, this.options.maxAttempts)) figures.push({ table: queue.name, ...tier });
+    }
+    return figures;
+  }
+
   /** Pending, failed (with their errors), embedded and skipped rows of a workspace, per table. */
   async state(workspaceId: string): Promise<WorkspaceIndexState> {
     const { model } = this.embeddings;
@@ -258,7 +272,9 @@ export class EmbeddingIndexer {
         });
         if (claimed.length === 0) continue;
         this.nextQueue = (this.nextQueue + turn + 1) % queues.length;
-        return this.settle(queue, claimed);
+        // Each batch is a trace of its own: the provider's call and the statements that store its answer.
+        const attributes = { [ATTR_EMBEDDING_TABLE]: queue.name, [ATTR_EMBEDDING_TIER]: tier, [ATTR_BATCH_ROWS]: claimed.length };
+        return inSpan(SPAN_EMBEDDING_BATCH, { attributes }, () => this.settle(queue, claimed));
       }
     }
     return undefined;
@@ -274,9 +290,10 @@ export class EmbeddingIndexer {
     if (batch.length === 0) return 0;
     try {
       const started = performance.now();
-      const vectors = await this.unlessStopped(this.embeddings.embed(batch.map((row) => row.text)));
+      const vectors = await this.unlessStopped(this.embed(batch.map((row) => row.text)));
       this.learnSpeed(performance.now() - started, batch);
       await this.store(queue, batch, vectors);
+      instruments().vectorsEmbedded.add(batch.length, { [ATTR_EMBEDDING_TABLE]: queue.name });
       return batch.length;
     } catch (error) {
       if (!(error instanceof InputRejectedError)) {
@@ -296,8 +313,9 @@ export class EmbeddingIndexer {
     let stored = 0;
     for (const [index, row] of batch.entries()) {
       try {
-        const vectors = await this.unlessStopped(this.embeddings.embed([row.text]));
+        const vectors = await this.unlessStopped(this.embed([row.text]));
         await this.store(queue, [row], vectors);
+        instruments().vectorsEmbedded.add(1, { [ATTR_EMBEDDING_TABLE]: queue.name });
         stored += 1;
       } catch (error) {
         if (!(error instanceof InputRejectedError)) {
@@ -309,6 +327,11 @@ export class EmbeddingIndexer {
       }
     }
     return stored;
+  }
+
+  /** The provider's index lane, timed and traced. */
+  private embed(texts: string[]): Promise<number[][]> {
+    return measuredEmbedding(this.embeddings, "index", () => this.embeddings.embed(texts));
   }
 
   /** The longest prefix within the row, character and time bounds (at least one row). */

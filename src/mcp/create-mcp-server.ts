@@ -5,6 +5,7 @@ import { toClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import { answer } from "../operations/operation";
 import { MCP_SERVER_NAME } from "./mcp-names";
+import { tracedToolCall } from "./mcp-telemetry";
 import type { McpTool, ToolContext } from "./mcp-tool";
 import { MCP_TOOLS } from "./tools";
 
@@ -36,7 +37,10 @@ export function createMcpServer(ctx: ToolContext): McpServer {
         outputSchema: tool.output,
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
-      (input, extra) => runTool(tool, input, ctx, traceparentOf(extra.mcpReq._meta)),
+      (input, extra) => {
+        const traceparent = traceparentOf(extra.mcpReq._meta);
+        return tracedToolCall(tool.name, extra.mcpReq.id, traceparent, () => runTool(tool, input, ctx, traceparent));
+      },
     );
   }
   return server;

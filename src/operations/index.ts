@@ -1,3 +1,5 @@
+import { adminDeleteArtifact, adminDeleteDataSource, adminDeleteMemory, adminDeleteSkill, adminDeleteWorkspace } from "./admin-deletion";
+import { adminExportWorkspace } from "./admin-export";
 import { adminImportWorkspace } from "./admin-import";
 import { adminListConnectedApps, adminRevokeConnectedApp } from "./admin-connected-apps";
 import { adminCheckNames } from "./admin-names";
@@ -49,6 +51,12 @@ export const OPERATIONS: readonly AnyOperation[] = [
   adminValidateWorkspaceArtifact,
   adminDisputeWorkspaceArtifact,
   adminImportWorkspace,
+  adminExportWorkspace,
+  adminDeleteArtifact,
+  adminDeleteMemory,
+  adminDeleteSkill,
+  adminDeleteDataSource,
+  adminDeleteWorkspace,
   adminReindexWorkspace,
   adminCreateReviewer,
   adminListReviewers,

@@ -25,6 +25,15 @@ export interface OperationContext<A extends OperationAccess = OperationAccess> {
 /** The output of an operation whose success is its whole answer (REST: 204, no body). */
 export const NO_CONTENT = zod.undefined();
 
+/**
+ * An answer written while it is read, for answers too large to hold in memory (a workspace
+ * export): JSON text in pieces. Its schema is still the operation's `output`, for the document;
+ * the operation parses each item through its own schema as it goes, since the whole is never held.
+ */
+export class JsonStream {
+  constructor(readonly chunks: AsyncIterable<string>) {}
+}
+
 /** A refusal the operation documents: when it happens, and a sentence it says then. */
 export interface DocumentedError {
   description: string;

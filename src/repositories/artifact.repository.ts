@@ -75,6 +75,16 @@ const QUEUE_FIELDS = {
 
 export type QueueEntry = Prisma.ArtifactGetPayload<{ select: typeof QUEUE_FIELDS }>;
 
+/** Everything an export writes of an artifact: its fields, its review and how it came in. */
+const EXPORT_FIELDS = {
+  ...ARTIFACT_FIELDS,
+  trigger: true,
+  disputedAt: true,
+  disputedBy: true,
+} as const satisfies Prisma.ArtifactSelect;
+
+export type ExportedArtifactRecord = Prisma.ArtifactGetPayload<{ select: typeof EXPORT_FIELDS }>;
+
 export interface FeedbackPosition {
   createdAt: Date;
   id: string;
@@ -235,6 +245,30 @@ export function createArtifactRepository(db: DbTx) {
     async workspaceOf(artifactId: string): Promise<string | null> {
       const artifact = await db.artifact.findFirst({ where: { id: artifactId }, select: { workspaceId: true } });
       return artifact?.workspaceId ?? null;
+    },
+
+    /**
+     * One page of the workspace's artifacts for an export, oldest first, strictly after `after`
+     * (keyset on the primary key's order within the workspace), so that a workspace of any size is
+     * read a page at a time.
+     */
+    exportPage(workspaceId: string, options: { afterId?: string; take: number }): Promise<ExportedArtifactRecord[]> {
+      return db.artifact.findMany({
+        where: { workspaceId, ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }) },
+        orderBy: { id: "asc" },
+        take: options.take,
+        select: EXPORT_FIELDS,
+      });
+    },
+
+    /**
+     * Deletes the artifact, and with it (foreign-key cascades) its vector rows, body chunks among
+     * them, and its memory-bank entry; the statement-level triggers take its words out of the
+     * search statistics. False when the workspace has no such artifact.
+     */
+    async delete(workspaceId: string, artifactId: string): Promise<boolean> {
+      const deleted = await db.artifact.deleteMany({ where: { workspaceId, id: artifactId } });
+      return deleted.count > 0;
     },
 
     async findStatus(workspaceId: string, artifactId: string): Promise<ArtifactStatus | null> {

@@ -62,6 +62,12 @@ export function createDataSourceRepository(db: DbTx) {
       return row && toRecord(row);
     },
 
+    /** Deletes the source with its query patterns and error learnings (foreign-key cascades); false when there is none. */
+    async deleteByName(workspaceId: string, name: string): Promise<boolean> {
+      const deleted = await db.dataSource.deleteMany({ where: { workspaceId, name } });
+      return deleted.count > 0;
+    },
+
     /** Creates the source or replaces its metadata; returns its id. An existing connection_ref is kept. */
     async upsertByName(workspaceId: string, source: DataSourceUpsert): Promise<string> {
       const fields = {

@@ -25,6 +25,16 @@ export interface IndexState {
   skipped: number;
 }
 
+/** The rows of one priority tier still to embed, across workspaces (the operator's view: docs/operations.md). */
+export interface TierBacklog {
+  tier: number;
+  pending: number;
+  /** Seconds since the oldest pending row joined the backlog (its queued_at); 0 when none is pending. */
+  oldestPendingSeconds: number;
+  /** Rows set aside after `maxAttempts` refusals. */
+  failed: number;
+}
+
 export interface RowFailure {
   id: string;
   attempts: number;
@@ -62,6 +72,12 @@ export interface EmbeddingQueue {
   /** Marks every vector of a workspace pending again, failed ones included (a reindex); how many. */
   clear(workspaceId: string): Promise<number>;
   state(workspaceId: string, model: string, maxAttempts: number): Promise<IndexState>;
+  /**
+   * Pending and failed rows per tier across every workspace, in one statement that reads the
+   * table's rows once (no index serves "another model's vector"): meant for a metrics collection
+   * every half minute or so, not for a request.
+   */
+  backlog(model: string, maxAttempts: number): Promise<TierBacklog[]>;
   /** The failed rows of a workspace with their last error. */
   failures(workspaceId: string, model: string, maxAttempts: number, limit: number): Promise<RowFailure[]>;
 }
@@ -77,6 +93,11 @@ interface TableShape {
   order: Prisma.Sql;
   /** The condition of each priority tier on alias `t`, first tier first. */
   tiers: Prisma.Sql[];
+  /**
+   * When the row joined the backlog, on alias `t`: written, or cleared for a reindex. Not its
+   * created_at, which an import sets to the time of what the row records.
+   */
+  queuedAt: Prisma.Sql;
 }
 
 /**
@@ -128,7 +149,7 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
       await db.$executeRaw`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
     },
     clear: (workspaceId) => db.$executeRaw`
-      UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL WHERE workspace_id = ${workspaceId}`,
+      UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL, queued_at = now() WHERE workspace_id = ${workspaceId}`,
     state: async (workspaceId, current, maxAttempts) => {
       const [counts] = await db.$queryRaw<[IndexState]>`
         SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
@@ -137,6 +158,18 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
                count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
         FROM ${table} t WHERE t.workspace_id = ${workspaceId}`;
       return counts;
+    },
+    backlog: async (current, maxAttempts) => {
+      const tierOf = Prisma.sql`CASE ${Prisma.join(shape.tiers.map((condition, tier) => Prisma.sql`WHEN ${condition} THEN ${tier}::int`), " ")} END`;
+      const rows = await db.$queryRaw<TierBacklog[]>`
+        SELECT ${tierOf} AS tier,
+               count(*) FILTER (WHERE t.embed_attempts < ${maxAttempts})::int AS pending,
+               coalesce(extract(epoch FROM now() - min(${shape.queuedAt}) FILTER (WHERE t.embed_attempts < ${maxAttempts})), 0)::float8 AS "oldestPendingSeconds",
+               count(*) FILTER (WHERE t.embed_attempts >= ${maxAttempts})::int AS failed
+        FROM ${table} t ${shape.joins}
+        WHERE t.${model} IS DISTINCT FROM ${current}
+        GROUP BY 1`;
+      return shape.tiers.map((_, tier) => rows.find((row) => row.tier === tier) ?? { tier, pending: 0, oldestPendingSeconds: 0, failed: 0 });
     },
     failures: (workspaceId, current, maxAttempts, limit) => db.$queryRaw<RowFailure[]>`
       SELECT t.id, t.embed_attempts AS attempts, t.embed_error AS error FROM ${table} t
@@ -153,6 +186,7 @@ const ownColumnTable = (name: EmbeddedTableName, table: TableShape["table"], tex
   joins: Prisma.empty,
   order: Prisma.sql`t.created_at, t.id`,
   tiers: [Prisma.sql`TRUE`],
+  queuedAt: Prisma.sql`t.queued_at`,
 });
 
 const EMBEDDED_TABLES: TableShape[] = [
@@ -172,6 +206,7 @@ const EMBEDDED_TABLES: TableShape[] = [
     order: Prisma.sql`t.id`,
     // The headline makes an artifact findable by meaning; the body vector only sharpens its rank.
     tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet <> 'headline'`],
+    queuedAt: Prisma.sql`t.queued_at`,
   },
   ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
   ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),

@@ -16,6 +16,11 @@ export interface MemoryRecord {
 
 export type MemoryCandidate = MemoryRecord & CandidateScores;
 
+/** A ledger memory as an export writes it. */
+export interface LedgerMemoryRecord extends MemoryRecord {
+  active: boolean;
+}
+
 export interface NewMemory {
   type: MemoryType;
   statement: string;
@@ -57,6 +62,30 @@ export function createMemoryRepository(db: DbTx, vectorIndexes: VectorIndexRepos
         },
         query,
       );
+    },
+
+    /**
+     * One page of the workspace's ledger memories for an export, by id, strictly after `afterId`.
+     * The memory-bank entries of artifacts are not among them: an import makes them from the artifacts.
+     */
+    exportLedgerPage(workspaceId: string, options: { afterId?: string; take: number }): Promise<LedgerMemoryRecord[]> {
+      return db.memory.findMany({
+        where: { workspaceId, artifactId: null, ...(options.afterId === undefined ? {} : { id: { gt: options.afterId } }) },
+        select: { id: true, type: true, statement: true, goingForward: true, active: true, createdAt: true },
+        orderBy: { id: "asc" },
+        take: options.take,
+      });
+    },
+
+    /** The memory's place: a ledger memory, the memory-bank entry of an artifact, or none in this workspace. */
+    async findOwner(workspaceId: string, memoryId: string): Promise<{ artifactId: string | null } | null> {
+      return db.memory.findUnique({ where: { workspaceId_id: { workspaceId, id: memoryId } }, select: { artifactId: true } });
+    },
+
+    /** Deletes a ledger memory (never an artifact's memory-bank entry); false when there is none with this id. */
+    async deleteLedger(workspaceId: string, memoryId: string): Promise<boolean> {
+      const deleted = await db.memory.deleteMany({ where: { workspaceId, id: memoryId, artifactId: null } });
+      return deleted.count > 0;
     },
 
     /** Appends ledger memories; their vectors are left pending for the embedding indexer. */

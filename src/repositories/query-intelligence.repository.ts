@@ -64,6 +64,25 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
       );
     },
 
+    /** A source's patterns and learnings, every one, for an export: patterns by question, learnings oldest first. */
+    async listForSource(workspaceId: string, dataSourceId: string): Promise<{ patterns: QueryPatternRecord[]; learnings: ErrorLearningRecord[] }> {
+      const where = { workspaceId, dataSourceId };
+      const [patterns, learnings] = await Promise.all([
+        db.queryPattern.findMany({
+          where,
+          select: { question: true, sql: true, resultSummary: true, successCount: true, lastUsedAt: true },
+          // By what they say, not by id: two workspaces holding the same patterns export them alike.
+          orderBy: [{ question: "asc" }, { sql: "asc" }, { id: "asc" }],
+        }),
+        db.errorLearning.findMany({
+          where,
+          select: { failedSql: true, errorMessage: true, learning: true, createdAt: true },
+          orderBy: [{ createdAt: "asc" }, { failedSql: "asc" }, { id: "asc" }],
+        }),
+      ]);
+      return { patterns, learnings };
+    },
+
     /** Replaces a source's patterns and learnings; the new rows' vectors are left pending for the indexer. */
     async replaceForSource(
       workspaceId: string,

@@ -67,6 +67,42 @@ export function createSkillRepository(db: DbTx) {
       return db.skillFile.findFirst({ where: { workspaceId, skillId, path }, select: FILE_FIELDS });
     },
 
+    /** Every skill of the workspace, disabled ones included, with its files' storage keys: what an export writes. */
+    async listForExport(workspaceId: string): Promise<Array<SkillUpsert & { id: string }>> {
+      const skills = await db.skill.findMany({
+        where: { workspaceId },
+        select: {
+          id: true,
+          name: true,
+          description: true,
+          version: true,
+          source: true,
+          official: true,
+          enabled: true,
+          allowedTools: true,
+          compatibility: true,
+          files: { select: FILE_FIELDS },
+        },
+      });
+      for (const skill of skills) skill.files.sort(byCodePoints((file) => file.path));
+      return skills.sort(byCodePoints((skill) => skill.name));
+    },
+
+    /**
+     * Deletes the skill (enabled or not) and its files; returns the storage keys its files held
+     * that no other file of the workspace still points at (files are stored by content, so two
+     * skills may share bytes), or null when the workspace has no skill of that name.
+     */
+    async deleteByName(workspaceId: string, name: string): Promise<string[] | null> {
+      const skill = await db.skill.findUnique({ where: { workspaceId_name: { workspaceId, name } }, select: { id: true, files: { select: { storageKey: true } } } });
+      if (!skill) return null;
+      await db.skill.deleteMany({ where: { workspaceId, id: skill.id } });
+      const keys = [...new Set(skill.files.map((file) => file.storageKey))];
+      const stillUsed = await db.skillFile.findMany({ where: { workspaceId, storageKey: { in: keys } }, select: { storageKey: true } });
+      const used = new Set(stillUsed.map((file) => file.storageKey));
+      return keys.filter((key) => !used.has(key));
+    },
+
     /** Creates the skill or replaces its fields and its files. */
     async upsertByName(workspaceId: string, skill: SkillUpsert): Promise<void> {
       const { files, ...fields } = skill;

@@ -17,6 +17,10 @@ export function createStoredBlobRepository(db: DbTx) {
       return row?.data ?? null;
     },
 
+    async deleteMany(keys: string[]): Promise<void> {
+      if (keys.length > 0) await db.storedBlob.deleteMany({ where: { key: { in: keys } } });
+    },
+
     /** Deletes up to `limit` blobs written before `before` that no skill file points at; how many. */
     purgeOrphans(before: Date, limit: number): Promise<number> {
       return db.$executeRaw`

@@ -111,6 +111,31 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
       return indexes;
     },
 
+    /** Forgets what this process knew of the workspace's own indexes (it was deleted). */
+    forget(workspaceId: string): void {
+      known.delete(workspaceId);
+    },
+
+    /**
+     * Drops the workspace's own indexes on every table, a rebuild's `_next` among them: they are
+     * made with the workspace id written into their predicate, so nothing else removes them.
+     * Concurrently where the database allows it, so that searches of other workspaces go on.
+     */
+    async dropOwnIndexes(workspaceId: string, { concurrently }: { concurrently: boolean }): Promise<string[]> {
+      const how = concurrently ? "CONCURRENTLY " : "";
+      const dropped: string[] = [];
+      for (const table of Object.keys(INDEXED_ROWS) as VectorTable[]) {
+        for (const name of [workspaceIndexName(workspaceId, table), `${workspaceIndexName(workspaceId, table)}_next`]) {
+          const [exists] = await db.$queryRaw<Array<{ found: boolean }>>`SELECT to_regclass(${`"${name}"`}) IS NOT NULL AS found`;
+          if (!exists?.found) continue;
+          await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
+          dropped.push(name);
+        }
+      }
+      known.delete(workspaceId);
+      return dropped;
+    },
+
     /**
      * Workspaces with more than `minVectors` searchable vectors on a table and no index of their
      * own there, or one built from fewer than 1/REBUILD_GROWTH of the documents they hold now.
@@ -165,10 +190,16 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
         await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
         await db.$executeRawUnsafe(`ALTER INDEX "${next}" RENAME TO "${name}"`);
       }
-      await db.$executeRaw`
-        INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name, documents, probes)
-        VALUES (${workspaceId}, ${table}, ${name}, ${documents}, ${probesFor(lists)})
-        ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = now()`;
+      try {
+        await db.$executeRaw`
+          INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name, documents, probes)
+          VALUES (${workspaceId}, ${table}, ${name}, ${documents}, ${probesFor(lists)})
+          ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = now()`;
+      } catch (error) {
+        // The workspace was deleted while its index was being built: the index must not outlive it.
+        await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
+        throw error;
+      }
       known.delete(workspaceId);
       return name;
     },

@@ -8,6 +8,7 @@ import { getQueryIntelligenceRoute } from "./data-sources/get-query-intelligence
 import { listDataSourcesRoute } from "./data-sources/list-data-sources";
 import { listFeedbackRoute } from "./feedback/list-feedback";
 import { recallMemoriesRoute } from "./memories/recall-memories";
+import { PROBE_ROUTES } from "./health/probe-routes";
 import { openApiDocumentRoute } from "./openapi/get-openapi-document";
 import { getSkillFileRoute } from "./skills/get-skill-file";
 import { listSkillsRoute } from "./skills/list-skills";
@@ -21,7 +22,7 @@ const API_TAGS = [
   { name: "Skills", description: "The workspace's enabled skills and their files." },
   { name: "Artifacts", description: "Push draft artifacts; search and fetch the ones humans validated." },
   { name: "Feedback", description: "Learn which pushed drafts humans validated or disputed, and why." },
-  { name: "Meta", description: "This description of the API." },
+  { name: "Meta", description: "This description of the API, and the probes a platform asks whether the service is alive and ready." },
 ];
 
 /** Who answers partners' questions, and the terms the API is offered under. */
@@ -60,7 +61,15 @@ export function apiV1Routes(publicBaseUrl?: string): Route[] {
     getSkillFileRoute,
   ];
   routes.push(
-    openApiDocumentRoute("/api/v1/openapi.json", () => routes, apiV1DocumentInfo(publicBaseUrl)),
+    openApiDocumentRoute("/api/v1/openapi.json", () => documented(routes), apiV1DocumentInfo(publicBaseUrl)),
   );
   return routes;
+}
+
+// The platform probes are served beside /api/v1 (app.ts), and documented with it.
+const documented = (routes: Route[]): Route[] => [...routes, ...PROBE_ROUTES];
+
+/** The routes the /api/v1 document describes: every route under /api/v1, and the probes. */
+export function apiV1DocumentedRoutes(publicBaseUrl?: string): Route[] {
+  return documented(apiV1Routes(publicBaseUrl));
 }

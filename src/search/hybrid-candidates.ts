@@ -1,5 +1,7 @@
 import type { ExactDistance } from "../db/vector-distance";
 import { Prisma } from "../generated/prisma/client";
+import { ATTR_DB_COLLECTION_NAME, ATTR_SEARCH_CANDIDATES, ATTR_SEARCH_HALF, SPAN_SEARCH_TEXT, SPAN_SEARCH_VECTOR } from "../telemetry/conventions";
+import { inSpan } from "../telemetry/tracing";
 import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
@@ -276,14 +278,21 @@ export async function hybridCandidates<C extends CandidateScores>(
   query: HybridQuery,
 ): Promise<C[]> {
   const words = { text: query.text, vocabulary: query.vocabulary ?? [] };
-  const byText = run(candidatesSql(source, words, { kind: "text" }));
+  // Each statement in a span of its own, so a trace shows the text half overlapping the query's embedding.
+  const traced = (half: Half) =>
+    inSpan(half.kind === "text" ? SPAN_SEARCH_TEXT : SPAN_SEARCH_VECTOR, { attributes: { [ATTR_DB_COLLECTION_NAME]: source.table, [ATTR_SEARCH_HALF]: half.kind } }, async (span) => {
+      const rows = await run(candidatesSql(source, words, half));
+      span.setAttribute(ATTR_SEARCH_CANDIDATES, rows.length);
+      return rows;
+    });
+  const byText = traced({ kind: "text" });
   // Observed now, awaited below: a failure while the vector is awaited must not count as unhandled.
   byText.catch(() => undefined);
   const vector = await query.vector;
   if (!vector) return byText;
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
-  const vectorRows = await run(candidatesSql(source, words, { kind: "vector", vector, nearest, known: [...known.keys()] }));
+  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()] });
   const figures = textRows[0] && {
     documents: textRows[0].documents,
     documentFrequency: textRows[0].documentFrequency,

@@ -1,4 +1,5 @@
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
@@ -9,7 +10,7 @@ import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
  */
 export async function embedQuery(embeddings: EmbeddingsProvider, text: string, logger: Logger): Promise<QueryVector | undefined> {
   try {
-    return { vector: await embeddings.embedQuery(text), model: embeddings.model };
+    return { vector: await measuredEmbedding(embeddings, "query", () => embeddings.embedQuery(text)), model: embeddings.model };
   } catch (error) {
     logger.warn({ err: error, model: embeddings.model }, "query embedding failed; searching by text only");
     return undefined;

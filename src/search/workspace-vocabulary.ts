@@ -291,6 +291,11 @@ export function createWorkspaceVocabulary(repository: VocabularySource, ttlMs = 
       entries.catch(() => cached.delete(workspaceId));
       return entries;
     },
+
+    /** Reads the workspace's vocabulary afresh on its next search: a definition or a data source of it was deleted, or the workspace itself. */
+    forget(workspaceId: string): void {
+      cached.delete(workspaceId);
+    },
   };
 }
 

@@ -31,6 +31,10 @@ export class ApiKeyCache {
     this.entries.set(hash, { principal, until: this.now() + this.ttlMs });
   }
 
+  forgetWorkspace(workspaceId: string): void {
+    for (const [hash, entry] of this.entries) if (entry.principal.workspaceId === workspaceId) this.entries.delete(hash);
+  }
+
   forgetKey(keyId: string): void {
     for (const [hash, entry] of this.entries) if (entry.principal.keyId === keyId) this.entries.delete(hash);
   }

@@ -66,6 +66,11 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
       cache.forgetKey(keyId);
     },
 
+    /** Forgets every key of a deleted workspace that this process still trusted. */
+    forgetWorkspace(workspaceId: string): void {
+      cache.forgetWorkspace(workspaceId);
+    },
+
     /** The workspace of a key named by id alone, for the admin API's deprecated path that names no workspace. */
     async workspaceOf(keyId: string): Promise<string> {
       const owner = await apiKeys.workspaceOf(keyId);

@@ -75,6 +75,11 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
       }
     },
 
+    /** Forgets every grant of a deleted workspace that this process still trusted. */
+    forgetWorkspace(workspaceId: string): void {
+      for (const [grantId, entry] of cache) if (entry.principal.workspaceId === workspaceId) cache.delete(grantId);
+    },
+
     /**
      * Marks a grant revoked that the authorization server revoked itself (a refresh token or a code
      * used twice): its tokens are gone already; the listing should say so.

@@ -108,7 +108,12 @@ export function createImportService(deps: {
           errorLearnings += counts.errorLearnings;
         }
         for (const skill of skills) await unit.skills.upsertByName(workspaceId, skill);
-        const artifacts = (document.artifacts ?? []).map((artifact) => ({ ...artifact, createdAt: toDate(artifact.createdAt, now).getTime() }));
+        const artifacts = (document.artifacts ?? []).map((artifact) => ({
+          ...artifact,
+          createdAt: toDate(artifact.createdAt, now).getTime(),
+          validatedAt: artifact.validatedAt === undefined ? undefined : new Date(artifact.validatedAt).getTime(),
+          disputedAt: artifact.disputedAt === undefined ? undefined : new Date(artifact.disputedAt).getTime(),
+        }));
         const artifactIds = await importArtifacts(unit.tx, workspaceId, artifacts, now);
         return {
           imported: {

@@ -38,6 +38,10 @@ import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
 import { createVectorIndexRepository } from "../repositories/vector-index.repository";
 import { createVectorIndexMaintenance } from "../indexing/vector-index-maintenance";
+import { createWorkspacePurgeRepository } from "../repositories/workspace-purge.repository";
+import { createDeletionService } from "./deletion.service";
+import { createExportService } from "./export.service";
+import { createWorkspaceDeletionService } from "./workspace-deletion.service";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
 
@@ -61,6 +65,8 @@ export interface ServiceDeps {
 
 // A large import document runs well past Prisma's 5-second default for interactive transactions.
 const IMPORT_TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
+// Deleting a workspace of 100,000 artifacts is one transaction too (docs/decisions.md, "Export and deletion").
+const PURGE_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 
 /** Wires repositories into services; the one place that knows the whole graph. */
 export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs }: ServiceDeps) {
@@ -92,6 +98,9 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
   const oauthStore = createOAuthStoreService({ records: createOAuthRecordRepository(db), clock });
+  const apiKeyService = createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
+  const connectedApps = createConnectedAppService({ apps: createConnectedAppRepository(db), workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
+  const queryIntelligence = createQueryIntelligenceRepository(db, vectorIndexes);
   return {
     database,
     embeddings,
@@ -100,9 +109,9 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),
-    apiKeys: createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
+    apiKeys: apiKeyService,
     oauthStore,
-    connectedApps: createConnectedAppService({ apps: createConnectedAppRepository(db), workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs }),
+    connectedApps,
     artifacts: createArtifactService({
       artifacts,
       search: createArtifactSearchRepository(db, vectorIndexes),
@@ -126,7 +135,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     memories: createMemoryService({ memories, embeddings, logger, vocabulary }),
     dataSources: createDataSourceService({
       dataSources: dataSourceRepository,
-      queryIntelligence: createQueryIntelligenceRepository(db, vectorIndexes),
+      queryIntelligence,
       embeddings,
       logger,
       vocabulary,
@@ -140,6 +149,36 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     downloads: createDownloadService({ signer, storage, clock, logger }),
     names: createNameCheckService({ workspaces, skills: skillRepository, dataSources: dataSourceRepository }),
     imports: createImportService({ workspaces, inTransaction, storage, indexer, clock, logger }),
+    exports: createExportService({
+      workspaces,
+      directives,
+      dataSources: dataSourceRepository,
+      queryIntelligence,
+      skills: skillRepository,
+      memories,
+      artifacts,
+      storage,
+      logger,
+    }),
+    deletions: createDeletionService({
+      workspaces,
+      artifacts,
+      memories,
+      skills: skillRepository,
+      dataSources: dataSourceRepository,
+      storage,
+      vocabulary,
+      logger,
+    }),
+    workspaceDeletion: createWorkspaceDeletionService({
+      inTransaction: (work) => db.$transaction((tx) => work(createWorkspacePurgeRepository(tx)), PURGE_TRANSACTION),
+      vectorIndexes,
+      concurrentIndexDrops: database.kind === "postgres",
+      storage,
+      forget: [apiKeyService.forgetWorkspace, connectedApps.forgetWorkspace],
+      vocabulary,
+      logger,
+    }),
   };
 }
 

@@ -19,6 +19,7 @@ export function createDatabaseFileStorage(deps: {
   return {
     put: (key, bytes) => reachStorage("put", () => deps.blobs.put(key, bytes)),
     get: (key) => reachStorage("get", () => deps.blobs.get(key)),
+    remove: (keys) => reachStorage("delete", () => deps.blobs.deleteMany(keys)),
     async downloadUrl(key, { filename, contentType, expiresInSeconds }) {
       const expiresAt = Math.floor(deps.clock.now().getTime() / 1000) + expiresInSeconds;
       const token = deps.signer.sign({ key, filename, contentType, expiresAt });

@@ -12,6 +12,8 @@ export interface FileStorage {
   get(key: string): Promise<Uint8Array | null>;
   /** A time-limited address from which the bytes can be downloaded without an API key. */
   downloadUrl(key: string, options: DownloadOptions): Promise<string>;
+  /** Deletes the bytes under these keys; a key that holds nothing is no error. */
+  remove(keys: string[]): Promise<void>;
 }
 
 /** The storage could not be reached or refused to answer; the API turns it into a 502. */

@@ -1,4 +1,4 @@
-import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Config } from "../config";
 import { attachmentDisposition, reachStorage, type FileStorage } from "./file-storage";
@@ -37,6 +37,11 @@ export function createS3FileStorage(settings: S3Settings): FileStorage {
           if (error instanceof NoSuchKey) return null;
           throw error;
         }
+      }),
+    // One request a key: DeleteObjects needs a Content-MD5 that not every S3-compatible store takes, and a skill has few files.
+    remove: (keys) =>
+      reachStorage("delete", async () => {
+        for (const Key of keys) await client.send(new DeleteObjectCommand({ Bucket, Key }));
       }),
     // Presigning is local, but it resolves credentials, which can fail.
     downloadUrl: (Key, { filename, contentType, expiresInSeconds }) =>

@@ -119,3 +119,34 @@ describe("npm run admin: connected apps", () => {
     expect(() => COMMANDS["app:revoke"]!({ app: app.id })).toThrow(UsageError);
   });
 });
+
+describe("npm run admin: export and deletion", () => {
+  it("export asks for the workspace's import document, written to --file or to stdout", async () => {
+    expect(COMMANDS.export!({ workspace: ws.workspaceId, file: "out.json" })).toEqual({ method: "GET", path: `/admin/v1/workspaces/${ws.workspaceId}/export`, saveTo: "out.json" });
+    const built = COMMANDS.export!({ workspace: ws.workspaceId });
+    expect(built.saveTo).toBe("-");
+    const res = await send(built).buffer(true).expect(200);
+    expect(JSON.parse(res.text)).toMatchObject({ directives: [], artifacts: expect.any(Array) });
+  });
+
+  it("artifact:delete, memory:delete, skill:delete and data-source:delete name the workspace, delete, and say what they deleted", async () => {
+    const id = await pushArtifact(t, ws.auth);
+    const options = { workspace: ws.workspaceId, artifact: id };
+    const built = COMMANDS["artifact:delete"]!(options);
+    expect(built).toEqual({ method: "DELETE", path: `/admin/v1/workspaces/${ws.workspaceId}/artifacts/${id}` });
+    const res = await send(built).expect(204);
+    expect(presentAnswer("artifact:delete", options, res.status, null)).toEqual({ deleted: id });
+    expect(COMMANDS["memory:delete"]!({ workspace: "ws_a", memory: "mem_b" }).path).toBe("/admin/v1/workspaces/ws_a/memories/mem_b");
+    expect(COMMANDS["skill:delete"]!({ workspace: "ws_a", skill: "churn-kit" }).path).toBe("/admin/v1/workspaces/ws_a/skills/churn-kit");
+    expect(COMMANDS["data-source:delete"]!({ workspace: "ws_a", source: "finance lake" }).path).toBe("/admin/v1/workspaces/ws_a/data-sources/finance%20lake");
+    expect(() => COMMANDS["skill:delete"]!({ workspace: "ws_a" })).toThrow(new UsageError("--skill is required"));
+  });
+
+  it("workspace:delete refuses to run without --yes, and deletes the workspace with it", async () => {
+    const doomed = await createWorkspaceWithKey(t.services);
+    expect(() => COMMANDS["workspace:delete"]!({ workspace: doomed.workspaceId })).toThrow(UsageError);
+    const res = await send(COMMANDS["workspace:delete"]!({ workspace: doomed.workspaceId, yes: "true" })).expect(200);
+    expect(res.body).toMatchObject({ workspaceId: doomed.workspaceId, rows: expect.objectContaining({ workspaces: 1 }) });
+    await request(t.app).get("/api/v1/briefing").set(doomed.auth).expect(401);
+  });
+});

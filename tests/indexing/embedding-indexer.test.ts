@@ -47,6 +47,21 @@ const pendingArtifactVectors = async (workspaceId: string) =>
   (await t.services.indexer.state(workspaceId)).tables.artifacts.pending;
 
 describe("the embedding indexer", () => {
+  it("ages the backlog from when rows joined it, not from the past times an import gives them", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    const lastYear = Date.now() - 365 * 24 * 3600 * 1000;
+    await importContent(t.services, ws.workspaceId, {
+      memories: [{ type: "finding", statement: "Churn doubled in EMEA", createdAt: lastYear }],
+      artifacts: [{ summary: "Refunds rose in Japan", why: "w", confidence: 0.5, confidenceExplanation: "c", createdAt: lastYear }],
+    });
+    const backlog = await t.services.indexer.backlog();
+    const age = (table: string) => backlog.find((figure) => figure.table === table && figure.tier === 0)!;
+    for (const table of ["artifacts", "memories"]) {
+      expect(age(table).pending).toBeGreaterThan(0);
+      expect(age(table).oldestPendingSeconds).toBeLessThan(3600);
+    }
+  });
+
   it("embeds each row exactly once when two indexers share the database", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await importArtifacts(ws.workspaceId, 12);

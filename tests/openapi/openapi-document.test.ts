@@ -33,7 +33,10 @@ async function validateOpenApi(document: unknown) {
   return new Validator().validate(structuredClone(document) as Parameters<InstanceType<typeof Validator>["validate"]>[0]);
 }
 
-/** "METHOD /path/{param}" of every route Express serves under /api/v1, read from its router stack. */
+/** The platform probes, served beside /api/v1 and documented with it. */
+const PROBES = new Set(["/livez", "/readyz", "/healthz"]);
+
+/** "METHOD /path/{param}" of every route Express serves under /api/v1 and of the probes, read from its router stack. */
 function expressRoutes(app: express.Express): string[] {
   const found: string[] = [];
   const visit = (stack: Layer[]) => {
@@ -49,7 +52,7 @@ function expressRoutes(app: express.Express): string[] {
     }
   };
   visit((app as unknown as { router: { stack: Layer[] } }).router.stack);
-  return found.filter((route) => route.split(" ")[1]!.startsWith("/api/v1"));
+  return found.filter((route) => route.split(" ")[1]!.startsWith("/api/v1") || PROBES.has(route.split(" ")[1]!));
 }
 
 describe("GET /api/v1/openapi.json", () => {
@@ -72,7 +75,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
   });
 
-  it("documents every route Express serves under /api/v1, and nothing else", () => {
+  it("documents every route Express serves under /api/v1 and the probes, and nothing else", () => {
     const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );

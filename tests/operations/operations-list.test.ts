@@ -79,6 +79,7 @@ describe("the operations list", () => {
     const actsOnOne = (route: Route) => /\/(keys|artifacts)\/\{/.test(route.path);
     const scoped = adminRoutes.filter((route) => actsOnOne(route) && route.path.startsWith("/admin/v1/workspaces/{workspaceId}/"));
     expect(scoped.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort()).toEqual([
+      "DELETE /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}",
       "DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}",
       "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/dispute",
       "POST /admin/v1/workspaces/{workspaceId}/artifacts/{artifactId}/validate",

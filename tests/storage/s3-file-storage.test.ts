@@ -30,6 +30,17 @@ describe("FILE_STORAGE=s3 against an S3-compatible endpoint", () => {
     expect(stored.map(([, object]) => object.contentType).sort()).toEqual(["image/png", "text/markdown; charset=utf-8", "text/x-python; charset=utf-8"]);
   });
 
+  it("deletes a skill's objects with the skill, and a workspace's with the workspace", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importContent(t.services, ws.workspaceId, { skills: [churnSkill(), { ...churnSkill(), name: "churn-copy", files: [{ path: "SKILL.md", content: "# Copy" }] }] });
+    const objectsOf = () => [...s3.objects.keys()].filter((key) => key.startsWith(`/skills/workspaces/${ws.workspaceId}/`));
+    expect(objectsOf()).toHaveLength(4);
+    await t.services.deletions.deleteSkill(ws.workspaceId, churnSkill().name);
+    expect(objectsOf()).toHaveLength(1);
+    await t.services.workspaceDeletion.delete(ws.workspaceId);
+    expect(objectsOf()).toEqual([]);
+  });
+
   it("reads a text file inline from the bucket", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await importContent(t.services, ws.workspaceId, { skills: [churnSkill()] });

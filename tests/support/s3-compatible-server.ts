@@ -7,7 +7,7 @@ export interface StoredObject {
 }
 
 /**
- * A minimal S3-compatible endpoint on loopback (path-style `PUT`/`GET /bucket/key`). It does not
+ * A minimal S3-compatible endpoint on loopback (path-style `PUT`/`GET`/`DELETE /bucket/key`). It does not
  * check signatures; like S3 it answers a missing key with a NoSuchKey error and honours the
  * `response-content-type` / `response-content-disposition` parameters of presigned GETs.
  */
@@ -18,6 +18,11 @@ export async function startS3CompatibleServer() {
     requests.push({ method: req.method!, url: req.url! });
     const url = new URL(req.url!, "http://localhost");
     const path = decodeURIComponent(url.pathname);
+    if (req.method === "DELETE") {
+      objects.delete(path);
+      res.writeHead(204).end();
+      return;
+    }
     if (req.method === "PUT") {
       objects.set(path, { body: await readBody(req), contentType: req.headers["content-type"] });
       res.writeHead(200, { etag: '"etag"' }).end();

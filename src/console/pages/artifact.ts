@@ -75,6 +75,17 @@ function reviewActions(view: ArtifactView, csrfToken: string): SafeHtml {
   </form>`;
 }
 
+/** Deleting, for any status: confirmed in the browser, like revoking a key (docs/console.md). */
+function deleteAction(view: ArtifactView, csrfToken: string): SafeHtml {
+  const { artifact } = view;
+  return html`<section class="danger-zone card" data-section="delete"><h2>Delete</h2>
+  <p class="muted small">Removes the artifact for good, with its search entries and memory: agents no longer find it, and feedback no longer lists it.</p>
+  <form method="post" action="/console/artifacts/${artifact.id}/delete" id="delete-form" data-confirm="Delete “${artifact.summary.slice(0, 80)}” for good? It cannot be undone.">
+    <input type="hidden" name="_csrf" value="${csrfToken}"><input type="hidden" name="queue" value="${view.queueQuery}">
+    <button type="submit" class="danger small">Delete artifact</button>
+  </form></section>`;
+}
+
 function similarPanel(view: ArtifactView): SafeHtml {
   return html`<section class="similar" data-section="similar"><h2>Most similar validated</h2>${view.similar.length === 0
     ? html`<p class="muted small">No validated artifact of this workspace is close.</p>`
@@ -130,6 +141,7 @@ ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}
 <aside class="side">
   <section class="review card" data-section="review"><h2>Review</h2>${reviewActions(view, chrome.csrfToken)}</section>
   ${artifact.status === "draft" ? similarPanel(view) : ""}
+  ${deleteAction(view, chrome.csrfToken)}
 </aside>
 </div>`,
   );

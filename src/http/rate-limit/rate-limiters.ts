@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";
+import { ATTR_RATE_LIMITER } from "../../telemetry/conventions";
+import { instruments } from "../../telemetry/instruments";
 import { ApiError } from "../api-error";
 import { PostgresRateLimitStore, type SharedCounters } from "./postgres-store";
 
@@ -95,7 +97,11 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
       store: storeFor("sign-in:"),
     }),
     authFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("auth-failure:") }),
-    adminTokenFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("admin-token-failure:") }),
+    adminTokenFailures: createAuthFailureLimiter({
+      limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT,
+      store: storeFor("admin-token-failure:"),
+      counterName: "admin-token-failures",
+    }),
     registrations: createAddressRateLimiter({
       name: "client-registrations",
       limit: settings.registrations ?? DEFAULT_REGISTRATION_LIMIT,
@@ -117,7 +123,7 @@ const MAX_SPENT_ADDRESSES = 10_000;
  * statement; with shared counters another process learns it at its own next refusal from that
  * address.
  */
-export function createAuthFailureLimiter(options: { limit: number; store?: Store }): AuthFailureLimiter {
+export function createAuthFailureLimiter(options: { limit: number; store?: Store; counterName?: string }): AuthFailureLimiter {
   const store = options.store ?? new MemoryStore();
   // The refusal itself (429, Retry-After, RateLimit fields) comes from the same limiter as the others.
   const refuse = createAddressRateLimiter({
@@ -126,6 +132,7 @@ export function createAuthFailureLimiter(options: { limit: number; store?: Store
     windowSeconds: AUTH_FAILURE_WINDOW_SECONDS,
     store,
     counted: "failed authentications",
+    counterName: options.counterName,
   });
   const spentUntil = new Map<string, number>();
   return {
@@ -166,7 +173,7 @@ function addressKeyOf(req: Request): string {
  * A per-client-address limiter, for any route without a key (e.g. a sign-in form with its own,
  * stricter limit).
  */
-export function createAddressRateLimiter(options: { name: string; limit: number; windowSeconds: number; store?: Store; counted?: string }): RequestHandler {
+export function createAddressRateLimiter(options: { name: string; limit: number; windowSeconds: number; store?: Store; counted?: string; counterName?: string }): RequestHandler {
   return addressOrKeyLimiter({
     ...options,
     store: options.store ?? new MemoryStore(),
@@ -184,7 +191,10 @@ function addressOrKeyLimiter(options: {
   what: string;
   /** What the limit counts, in its 429 message (default: requests). */
   counted?: string;
+  /** The limiter's name in the refusals metric (default: `name`, which the RateLimit headers carry). */
+  counterName?: string;
 }): RequestHandler {
+  const refused = { [ATTR_RATE_LIMITER]: options.counterName ?? options.name };
   return rateLimit({
     windowMs: options.windowSeconds * 1000,
     limit: options.limit,
@@ -196,6 +206,7 @@ function addressOrKeyLimiter(options: {
     keyGenerator: options.keyOf,
     // Retry-After is already set when the handler runs; the error middleware writes `{error, code}`.
     handler: (_req, res, next) => {
+      instruments().rateLimitRefusals.add(1, refused);
       const retryAfter = res.get("Retry-After") ?? String(options.windowSeconds);
       next(
         new ApiError(

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { distinctQuestion } from "./client-view";
+import { distinctQuestion } from "./distinct-questions";
 import { backToBack, load } from "./load";
 import { importThroughAdmin, pendingVectors, resetPostgres } from "./pipeline-bench";
 import { RssSampler } from "./process-memory";

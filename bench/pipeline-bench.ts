@@ -210,9 +210,11 @@ async function sigtermWithBacklog(databaseUrl: string | undefined): Promise<{ ex
   return { exitMs: performance.now() - sent, code, pending };
 }
 
-/** A new workspace holding `count` bench artifacts, imported through the admin API; its id. */
-export async function importThroughAdmin(server: ServerProcess, count: number): Promise<string> {
-  const created = (await (await fetch(`${server.base}/admin/v1/workspaces`, { method: "POST", headers: server.admin, body: JSON.stringify({ name: "backlog" }) })).json()) as { id: string };
+/** `count` bench artifacts imported through the admin API into a new workspace (or `workspaceId`); its id. */
+export async function importThroughAdmin(server: ServerProcess, count: number, workspaceId?: string): Promise<string> {
+  const created = workspaceId
+    ? { id: workspaceId }
+    : ((await (await fetch(`${server.base}/admin/v1/workspaces`, { method: "POST", headers: server.admin, body: JSON.stringify({ name: "backlog" }) })).json()) as { id: string });
   // In requests of 250 artifacts: 1,000 with their bodies are over the import's size limit.
   for (let start = 0; start < count; start += 250) {
     const res = await fetch(`${server.base}/admin/v1/workspaces/${created.id}/import`, {

@@ -1,11 +1,12 @@
 import { runClientView } from "./client-view";
+import { runFootprintBench } from "./footprint-bench";
 import { runPipelineBench } from "./pipeline-bench";
 import { runSearchBench } from "./search-bench";
 
-// `npm run bench`: figures for docs/performance.md. Never part of `npm test`.
+// `npm run bench`: figures for docs/performance.md and docs/deployment.md. Never part of `npm test`.
 // BENCH_DATABASE_URL adds runs on that PostgreSQL server (its public schema is dropped!);
-// BENCH_ONLY=pipeline|client|search runs one part.
-const PARTS = ["pipeline", "client", "search"] as const;
+// BENCH_ONLY=pipeline|client|search|footprint runs one part.
+const PARTS = ["pipeline", "client", "search", "footprint"] as const;
 
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   for (const url of databases) {
     if (runs("pipeline")) tables.push(...(await runPipelineBench(url)));
     if (runs("client")) tables.push(...(await runClientView(url)));
+    if (runs("footprint")) tables.push(...(await runFootprintBench(url)));
   }
   if (tables.length > 0) console.log(tables.join("\n"));
   if (runs("search")) await runSearchBench();

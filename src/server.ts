@@ -29,8 +29,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabase(config);
   const embedded = database.kind === "embedded";
-  const embeddings = createEmbeddingsProvider(config.embeddings);
   const indexInProcess = config.indexer === "in-process";
+  // With INDEXER=worker this process embeds queries only: no index threads, no copies of the model for them.
+  const embeddings = createEmbeddingsProvider(config.embeddings, { indexes: indexInProcess });
   const services = createServices({
     database,
     clock: systemClock,

@@ -40,17 +40,24 @@ export class LocalEmbeddings implements EmbeddingsProvider {
   readonly indexLanes: number;
   private readonly queryBudgetMs: number;
   private readonly indexThreads: ModelThread[];
-  private readonly queryThread = new ModelThread();
+  private readonly queryThread = new ModelThread({ name: "model-query" });
 
-  /** `maxInputChars` is for measuring the model itself (the bench); the default cut is measured. */
+  /**
+   * `maxInputChars` is for measuring the model itself (the bench); the default cut is measured.
+   * `indexThreads: 0` is a process that never embeds index batches (a web process with
+   * INDEXER=worker): it holds the query thread's copy of the model and no other.
+   */
   constructor(options: { maxInputChars?: number; queryBudgetMs?: number; indexThreads?: number } = {}) {
     this.maxInputChars = options.maxInputChars ?? LOCAL_MAX_INPUT_CHARS;
     this.queryBudgetMs = options.queryBudgetMs ?? QUERY_BUDGET_MS;
     this.indexLanes = options.indexThreads ?? defaultIndexThreads();
-    this.indexThreads = Array.from({ length: this.indexLanes }, () => new ModelThread({ nice: INDEX_THREAD_NICE }));
+    this.indexThreads = Array.from({ length: this.indexLanes }, () => new ModelThread({ name: "model-index", nice: INDEX_THREAD_NICE }));
   }
 
   async embed(texts: string[]): Promise<number[][]> {
+    if (this.indexThreads.length === 0) {
+      throw new Error("this process has no index threads: with INDEXER=worker, the worker process embeds");
+    }
     if (texts.length === 0) return [];
     const idlest = this.indexThreads.reduce((best, thread) => (thread.inFlight < best.inFlight ? thread : best));
     return checked(await idlest.embed(texts.map((text) => cutToModelInput(text, this.maxInputChars))));

@@ -2,7 +2,9 @@ import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { createEmbeddingsProvider } from "../../src/embeddings/create-embeddings";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
+import { MODEL_THREAD_YOUNG_GENERATION_MB, ModelThread } from "../../src/embeddings/model-thread";
 
 let embeddings: LocalEmbeddings;
 beforeAll(() => {
@@ -11,6 +13,14 @@ beforeAll(() => {
 afterAll(() => embeddings.close());
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
+/** The nice value of each thread of this process (field 19 of stat, counted after the command name, which may hold spaces). */
+const niceOfThreads = () =>
+  readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+const lowPriorityThreads = () => niceOfThreads().filter((nice) => nice === 19).length;
 
 describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
   it("returns one 512-dimensional unit vector per text, in order", async () => {
@@ -63,18 +73,35 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
 
   it("runs its index threads at the lowest CPU priority and its query thread at the normal one", async () => {
     const pool = new LocalEmbeddings({ indexThreads: 2 });
-    const niceOfThreads = () =>
-      readdirSync("/proc/self/task").map((tid) => {
-        // Field 19 of stat, counted after the command name (which may hold spaces).
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
-      });
-    const lowBefore = niceOfThreads().filter((nice) => nice === 19).length;
+    const lowBefore = lowPriorityThreads();
     try {
       await Promise.all([pool.embed(["one"]), pool.embed(["two"]), pool.embedQuery("three")]);
-      expect(niceOfThreads().filter((nice) => nice === 19).length - lowBefore).toBe(2);
+      expect(lowPriorityThreads() - lowBefore).toBe(2);
     } finally {
       await pool.close();
+    }
+  });
+
+  it("gives a process that does no index work (INDEXER=worker) the query thread alone", async () => {
+    const queriesOnly = createEmbeddingsProvider({ provider: "local", model: undefined, indexThreads: 2 }, { indexes: false });
+    const lowBefore = lowPriorityThreads();
+    try {
+      expect(await queriesOnly.embedQuery("churn in EMEA")).toHaveLength(512);
+      expect(queriesOnly.indexLanes).toBe(0);
+      await expect(queriesOnly.embed(["an index batch"])).rejects.toThrow(/no index threads.*INDEXER=worker/);
+      expect(lowPriorityThreads()).toBe(lowBefore);
+    } finally {
+      await queriesOnly.close();
+    }
+  });
+
+  it("caps the young generation of a model thread's heap", async () => {
+    const thread = new ModelThread({ name: "model-query" });
+    try {
+      await thread.embed(["churn in EMEA"]);
+      expect(thread.resourceLimits?.maxYoungGenerationSizeMb).toBe(MODEL_THREAD_YOUNG_GENERATION_MB);
+    } finally {
+      await thread.close();
     }
   });
 });

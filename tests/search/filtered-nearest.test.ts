@@ -63,6 +63,9 @@ const rows = Array.from({ length: ARTIFACTS }, (_, i) => {
   };
 });
 
+const ODD_NAMES = ["The", "Survey Tool v2.1 (EU)", "churn_export.csv"];
+const oddIds = new Map<string, string>();
+
 /** The REST searches compared before and after the workspace gets its index. */
 const REST_SEARCHES: Array<Record<string, string | number>> = [
   { query: "hiring pipeline for account executives", dataSource: "ats", limit: 5 },
@@ -89,6 +92,20 @@ beforeAll(async () => {
     })),
   });
   rows.forEach((row, index) => seeded.push({ ...row, id: artifactIds[index]! }));
+  // Names whose words the full-text keys hold in part (punctuation, a version) or not at all (a stop word).
+  for (const [n, name] of ODD_NAMES.entries()) {
+    const odd = { i: ARTIFACTS + n, createdAt: T0 + 100 * HOUR, validatedAt: T0 + 100 * HOUR, confidence: 0.5, dataSource: name };
+    const { artifactIds: [id] } = await importContent(t.services, big.workspaceId, {
+      artifacts: [
+        {
+          summary: `Churn cohort table exported from ${name}`, why: "Tracked every week", confidence: odd.confidence, confidenceExplanation: "Weekly numbers",
+          createdAt: odd.createdAt, validatedAt: odd.validatedAt, dataSources: [{ type: "file", name }],
+        },
+      ],
+    });
+    seeded.push({ ...odd, id: id! });
+    oddIds.set(name, id!);
+  }
   // Another workspace whose artifacts match the same filters and lie nearest the query.
   await importContent(t.services, neighbour.workspaceId, {
     artifacts: Array.from({ length: 5 }, (_, i) => ({
@@ -207,6 +224,11 @@ describe("a filtered search of a workspace with its own index", () => {
     const indexed = await through(0);
     expect(indexed.map((row) => row.id)).toEqual(matching.map((row) => row.id));
     indexed.forEach((row, i) => expect(row.score).toBeCloseTo(matching[i]!.score, 4));
+  });
+
+  it.each(ODD_NAMES)("finds the one artifact citing %j among the matching ones, whatever words the name holds", async (name) => {
+    const found = await repository().nearest(big.workspaceId, await vectorOf(REVENUE_QUESTION), { dataSource: name });
+    expect(found).toEqual({ strategy: "matching", ids: [oddIds.get(name)] });
   });
 
   it.each(REST_SEARCHES)("answers GET /api/v1/artifacts as it did before the workspace had an index: %j", async (params) => {

@@ -14,7 +14,7 @@ export interface paths {
         };
         /**
          * Search validated artifacts
-         * @description Semantic search over the validated artifacts of the key's workspace, ranked by relevance.
+         * @description Semantic search over the validated artifacts of the key's workspace, ranked by relevance. Optional filters (creation and validation time, a data source's name, a least confidence) narrow the artifacts searched before they are ranked: `limit` still means the best matching ones, and an artifact's score is the same with or without a filter.
          *
          *     Required scope: `artifacts:read`.
          */
@@ -564,6 +564,18 @@ export interface operations {
                 query: string;
                 /** @description How many results, 1 to 20. */
                 limit?: number;
+                /** @description Only artifacts created at or after this time (inclusive): milliseconds since the Unix epoch (UTC), the unit of `createdAt`. */
+                createdAfter?: number;
+                /** @description Only artifacts created at or before this time (inclusive), in milliseconds since the Unix epoch (UTC). */
+                createdBefore?: number;
+                /** @description Only artifacts validated at or after this time (inclusive): milliseconds since the Unix epoch (UTC), the unit of `validatedAt`. */
+                validatedAfter?: number;
+                /** @description Only artifacts validated at or before this time (inclusive), in milliseconds since the Unix epoch (UTC). */
+                validatedBefore?: number;
+                /** @description Only artifacts one of whose `dataSources` has exactly this `name` (case and spaces as written). A name no artifact of the workspace cites returns no results, not an error. */
+                dataSource?: string;
+                /** @description Only artifacts whose `confidence` is at least this (inclusive), 0 to 1. */
+                minConfidence?: number;
             };
             header?: never;
             path?: never;

@@ -1,5 +1,5 @@
 import { isRecord } from "../lib/is-record";
-import { NonEmptyString, Timestamp, integerQueryParam, numberFromDecimalText } from "./common";
+import { NonEmptyString, Timestamp, integerQueryParam, numberFromDecimalText, timestampQueryParam } from "./common";
 import { TEXT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
@@ -113,10 +113,59 @@ export const ArtifactDetailSchema = z
   })
   .openapi("ArtifactDetail");
 
-export const SearchArtifactsQuerySchema = z.object({
-  query: NonEmptyString.openapi({ description: "Natural-language text.", example: "big clients cancelling more" }),
-  limit: integerQueryParam({ min: 1, max: 20, default: 10, description: "How many results, 1 to 20." }),
-});
+/** The time bounds of a search, each pair of lower and upper bound on one timestamp of the artifact. */
+const SEARCH_TIME_BOUNDS = [
+  ["createdAfter", "createdBefore"],
+  ["validatedAfter", "validatedBefore"],
+] as const;
+
+const confidenceProblem = "must be a number from 0 to 1";
+
+/**
+ * Search, and its optional filters. A filter narrows the validated artifacts searched before they
+ * are ranked (src/search/artifact-filters.ts), so `limit` still means the best matching ones; an
+ * artifact scores the same with or without a filter. Bounds are inclusive, in the unit of the
+ * artifact's own timestamps; several filters must all hold.
+ */
+export const SearchArtifactsQuerySchema = z
+  .object({
+    query: NonEmptyString.openapi({ description: "Natural-language text.", example: "big clients cancelling more" }),
+    limit: integerQueryParam({ min: 1, max: 20, default: 10, description: "How many results, 1 to 20." }),
+    createdAfter: timestampQueryParam(
+      "Only artifacts created at or after this time (inclusive): milliseconds since the Unix epoch (UTC), the unit of `createdAt`.",
+    ),
+    createdBefore: timestampQueryParam("Only artifacts created at or before this time (inclusive), in milliseconds since the Unix epoch (UTC)."),
+    validatedAfter: timestampQueryParam(
+      "Only artifacts validated at or after this time (inclusive): milliseconds since the Unix epoch (UTC), the unit of `validatedAt`.",
+    ),
+    validatedBefore: timestampQueryParam("Only artifacts validated at or before this time (inclusive), in milliseconds since the Unix epoch (UTC)."),
+    dataSource: z
+      .string()
+      .min(1, { error: `must be a data source name, 1 to ${TEXT_LIMITS.dataSourceField} characters` })
+      .max(TEXT_LIMITS.dataSourceField, { error: `must be a data source name, 1 to ${TEXT_LIMITS.dataSourceField} characters` })
+      .optional()
+      .openapi({
+        description:
+          "Only artifacts one of whose `dataSources` has exactly this `name` (case and spaces as written). A name no artifact of the workspace cites returns no results, not an error.",
+        example: "warehouse",
+      }),
+    minConfidence: numberFromDecimalText(
+      z.number({ error: confidenceProblem }).min(0, { error: confidenceProblem }).max(1, { error: confidenceProblem }),
+    )
+      .optional()
+      .openapi({ type: "number", minimum: 0, maximum: 1, description: "Only artifacts whose `confidence` is at least this (inclusive), 0 to 1.", example: 0.7 }),
+  })
+  .superRefine((input, ctx) => {
+    for (const [after, before] of SEARCH_TIME_BOUNDS) {
+      const from = input[after];
+      const to = input[before];
+      if (typeof from === "number" && typeof to === "number" && from > to) {
+        ctx.addIssue({ code: "custom", path: [after], message: `must not be later than ${before} (${from} > ${to}); both bounds are inclusive` });
+      }
+    }
+  });
+
+export type SearchArtifactsQuery = z.output<typeof SearchArtifactsQuerySchema>;
 
 export const ArtifactIdParamsSchema = z.object({
   id: NonEmptyString.openapi({ description: "The artifact id.", example: "art_7Hc2Wq9LmB4xN1tRz6Ke0p" }),

@@ -46,6 +46,26 @@ export function numberFromDecimalText<T extends z.ZodNumber>(schema: T) {
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
 
+/**
+ * An optional time query parameter, in the unit of every timestamp of the contract: integer
+ * milliseconds since the Unix epoch, given as text (`createdAfter=1763596800000`), within
+ * StorableTimestamp's range. An ISO 8601 date is refused rather than guessed at.
+ */
+export function timestampQueryParam(description: string) {
+  const problem = "must be an integer number of milliseconds since the Unix epoch (UTC), e.g. 1763596800000, from year 1 to year 9999";
+  return z
+    .preprocess(
+      (value) => (typeof value === "string" && INTEGER_TEXT.test(value.trim()) ? Number(value) : value),
+      z
+        .number({ error: problem })
+        .int({ error: problem })
+        .min(STORABLE_TIME.min, { error: problem })
+        .max(STORABLE_TIME.max, { error: problem }),
+    )
+    .optional()
+    .openapi({ type: "integer", minimum: STORABLE_TIME.min, maximum: STORABLE_TIME.max, description, example: 1763596800000 });
+}
+
 /** An integer query parameter given as text, within [min, max], with a default when absent. */
 export function integerQueryParam(options: { min: number; max: number; default: number; description: string }) {
   return z

@@ -41,6 +41,9 @@ const pathFields = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match
 
 function pickShape(schema: AnyObject, keys: string[]): AnyObject | undefined {
   if (keys.length === 0) return undefined;
+  // The whole input in one part keeps the rules that relate its fields (a time range's bounds),
+  // which Zod cannot carry over to a part of it.
+  if (keys.length === Object.keys(schema.shape).length) return schema;
   return schema.pick(Object.fromEntries(keys.map((key) => [key, true])) as never);
 }
 

@@ -56,7 +56,8 @@ export function toolFor<O extends AnyOperation>(operation: O, binding: ToolBindi
     title: binding.title,
     description: binding.description ?? operation.description ?? operation.summary,
     scope: operation.access.scope,
-    input: Object.keys(described).length > 0 ? input.extend(described) : input,
+    // safeExtend keeps the rules that relate the operation's fields (a time range's bounds).
+    input: Object.keys(described).length > 0 ? input.safeExtend(described) : input,
     output: operation.output as AnyObject,
     operation,
   };

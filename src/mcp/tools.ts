@@ -12,6 +12,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
     arguments: {
       query: "Natural-language text, e.g. 'why did enterprise churn fall'.",
       limit: "How many results, 1 to 20 (default 10).",
+      createdAfter: "Optional: only artifacts created at or after this time, in milliseconds since the Unix epoch (UTC), e.g. 1763596800000.",
+      createdBefore: "Optional: only artifacts created at or before this time, in milliseconds since the Unix epoch (UTC).",
+      validatedAfter: "Optional: only artifacts a person validated at or after this time, in milliseconds since the Unix epoch (UTC).",
+      validatedBefore: "Optional: only artifacts a person validated at or before this time, in milliseconds since the Unix epoch (UTC).",
+      dataSource: "Optional: only artifacts citing a data source of exactly this name (as in fetch's metadata.dataSources, or a name from list_data_sources).",
+      minConfidence: "Optional: only artifacts whose confidence is at least this, 0 to 1.",
     },
   }),
   toolFor(fetchArtifactForConnector, {

@@ -1,4 +1,5 @@
-import type { ArtifactRecord, ArtifactSummaryRecord } from "../services/artifact.service";
+import type { SearchArtifactsQuery } from "../contracts/artifacts";
+import type { ArtifactFilters, ArtifactRecord, ArtifactSummaryRecord } from "../services/artifact.service";
 import type { QueueEntry } from "../services/review.service";
 import { showContent } from "../services/artifact-content";
 
@@ -58,4 +59,16 @@ export const toReviewQueueItem = (record: QueueEntry) => ({
   validatedAt: record.validatedAt?.getTime(),
   validatedBy: present(record.validatedBy),
   disputeReason: present(record.disputeReason),
+});
+
+const dateOf = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms));
+
+/** A search's filters as the service takes them: the wire's milliseconds as dates. */
+export const toArtifactFilters = (input: Omit<SearchArtifactsQuery, "query" | "limit">): ArtifactFilters => ({
+  createdAfter: dateOf(input.createdAfter),
+  createdBefore: dateOf(input.createdBefore),
+  validatedAfter: dateOf(input.validatedAfter),
+  validatedBefore: dateOf(input.validatedBefore),
+  dataSource: input.dataSource,
+  minConfidence: input.minConfidence,
 });

@@ -11,7 +11,7 @@ import {
 import { FeedbackQuerySchema, FeedbackResponseSchema } from "../contracts/feedback";
 import { z } from "../contracts/zod";
 import { renderArtifactText } from "../services/artifact-text";
-import { toArtifactDetail, toArtifactSummary, toFeedbackItem } from "./artifact-wire";
+import { toArtifactDetail, toArtifactFilters, toArtifactSummary, toFeedbackItem } from "./artifact-wire";
 import { defineOperation } from "./operation";
 
 const ARTIFACT_NOT_FOUND = { description: "No validated artifact with this id in the key's workspace.", example: "Artifact art_7Hc2Wq9LmB4xN1tRz6Ke0p not found" };
@@ -37,11 +37,12 @@ export const pushArtifact = defineOperation({
 export const searchArtifacts = defineOperation({
   name: "searchArtifacts",
   summary: "Search validated artifacts",
-  description: "Semantic search over the validated artifacts of the key's workspace, ranked by relevance.",
+  description:
+    "Semantic search over the validated artifacts of the key's workspace, ranked by relevance. Optional filters (creation and validation time, a data source's name, a least confidence) narrow the artifacts searched before they are ranked: `limit` still means the best matching ones, and an artifact's score is the same with or without a filter.",
   access: { kind: "workspace", scope: "artifacts:read" },
   input: SearchArtifactsQuerySchema,
   output: SearchArtifactsResponseSchema,
-  run: ({ query, limit }, { principal, services }) => services.artifacts.search(principal, query, limit),
+  run: ({ query, limit, ...filters }, { principal, services }) => services.artifacts.search(principal, query, limit, toArtifactFilters(filters)),
   toWire: (found) => ({ results: found.map(toArtifactSummary) }),
 });
 
@@ -84,7 +85,7 @@ export const searchArtifactsForConnector = defineOperation({
   name: "searchArtifactsForConnector",
   summary: "Search validated artifacts, in the connector shape",
   description:
-    "Searches the workspace's human-validated artifacts (insights, analyses, predictions) by meaning and words, best first. Drafts and disputed artifacts are never returned. Use fetch with a result's id for the full text.",
+    "Searches the workspace's human-validated artifacts (insights, analyses, predictions) by meaning and words, best first. Drafts and disputed artifacts are never returned. Optional filters keep only artifacts created or validated in a time range, citing a data source, or of a least confidence; they narrow what is searched, so limit still means the best matching ones. Use fetch with a result's id for the full text.",
   access: searchArtifacts.access,
   input: searchArtifacts.input,
   output: z.object({ results: z.array(ConnectorResultSchema) }),

@@ -87,6 +87,12 @@ export interface HybridSearchSource {
   /** Conditions every candidate meets, on alias `t`; the workspace condition first. */
   where: Prisma.Sql;
   /**
+   * A caller's filter (src/search/artifact-filters.ts), on alias `t`, also part of `where`: applied
+   * as the full-text hits are read, so that a word's quota counts matching hits. Undefined for a
+   * search without one, which runs the statements it always has.
+   */
+  filter?: Prisma.Sql;
+  /**
    * The collection the candidates are ranked in (search_term_counts: its documents and how many
    * hold each word), and the owner of its full-text keys (search_keys: the workspace, or the data
    * source of patterns and learnings), as the migration `search_at_scale` defines them.
@@ -131,8 +137,54 @@ export function rankFound<C extends CandidateScores>(candidates: C[], query: Hyb
   return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
 }
 
-/** Which half of a search one statement runs (see hybridCandidates). */
-type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[] };
+/**
+ * Which half of a search one statement runs (see hybridCandidates). The vector half reads the
+ * collection's figures itself (`figures`) when the text half returned no row to carry them: with a
+ * filter, no matching item may hold the words read, while a nearest one holds another query word.
+ */
+type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[]; figures?: boolean };
+
+/**
+ * The collection's figures for the query (search_term_counts: its documents, and how many hold
+ * each of the query's lexemes), as the CTEs `counts` and `lexeme_stats`. They are kept as rows
+ * change: reading them costs the same at 100 documents as at 100,000. The counts are looked up
+ * word by word (LATERAL … LIMIT 1 keeps the planner from reading the collection's every count
+ * first, as it did without statistics).
+ */
+function collectionFigures(source: HybridSearchSource): Prisma.Sql {
+  const { workspaceId, name } = source.collection;
+  return Prisma.sql`counts AS MATERIALIZED (
+      SELECT q.lexeme, c.documents FROM search_query, unnest(ARRAY['']::text[] || search_query.lexemes) AS q(lexeme),
+        LATERAL (SELECT c.documents FROM search_term_counts c
+                 WHERE c.workspace_id = ${workspaceId} AND c.collection = ${name} AND c.lexeme = q.lexeme LIMIT 1) AS c
+    ),
+    lexeme_stats AS (
+      SELECT coalesce((SELECT c.documents FROM counts c WHERE c.lexeme = ''), 0) AS documents,
+             coalesce((SELECT json_object_agg(q.lexeme, coalesce(c.documents, 0))
+                       FROM search_query, unnest(search_query.lexemes) AS q(lexeme) LEFT JOIN counts c ON c.lexeme = q.lexeme), '{}'::json) AS frequency
+    )`;
+}
+
+/** The figures every row of a statement carries (lexemeStatsOf), read from collectionFigures and search_query. */
+const FIGURES = Prisma.sql`,
+      (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
+      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"`;
+
+/**
+ * One word's full-text hits that match a caller's filter, read from the collection's keys as the
+ * unfiltered hits are, the filter holding on each hit as it is read (LIMIT counts matching hits).
+ * Fenced (OFFSET 0), so that the keys' index stays the one read: the filter's columns have indexes
+ * of their own (created_at), which would have the planner walk all the workspace's rows instead.
+ */
+function filteredKeyHits(source: HybridSearchSource, filter: Prisma.Sql, tsQuery: Prisma.Sql): Prisma.Sql {
+  const table = Prisma.raw(`"${source.table}"`);
+  const { keyOwner, keyOwnerId } = source.collection;
+  return Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM (
+          SELECT t.* FROM ${table} t
+          WHERE ${KEYS_INDEXED[source.table]} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
+          OFFSET 0) AS t
+        WHERE ${filter}`;
+}
 
 /**
  * One statement of a search.
@@ -173,28 +225,18 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
   let similarity = Prisma.sql`NULL::float8`;
   let figures = Prisma.empty;
   if (half.kind === "text") {
-    const { workspaceId, name, keyOwner, keyOwnerId } = source.collection;
-    // The collection's figures are kept as rows change (search_term_counts): reading them costs
-    // the same at 100 documents as at 100,000. The full-text hits are read rarest word first,
-    // each word's postings up to what TEXT_HITS_READ leaves (quota), and only then ranked: with
-    // any-word matching, a common word of a large workspace otherwise had every holder ranked.
+    const { keyOwner, keyOwnerId } = source.collection;
+    // The collection's figures are kept as rows change (collectionFigures). The full-text hits
+    // are read rarest word first, each word's postings up to what TEXT_HITS_READ leaves (quota),
+    // and only then ranked: with any-word matching, a common word of a large workspace otherwise
+    // had every holder ranked.
     // Through the collection's own keys (search_keys), never another workspace's postings; the
     // hits name no other condition an index could serve, since the planner otherwise walked a
     // small workspace's rows by its btree and computed every row's keys (28–59 ms instead of 6–11
     // at 1,000 artifacts among 225,000). The keys hold the owner: the hits are the collection's
-    // rows, and the final select applies `where` again. The counts are looked up word by word
-    // (LATERAL … LIMIT 1 keeps the planner from reading the collection's every count first, as it
-    // did without statistics).
-    candidates = Prisma.sql`counts AS MATERIALIZED (
-      SELECT q.lexeme, c.documents FROM search_query, unnest(ARRAY['']::text[] || search_query.lexemes) AS q(lexeme),
-        LATERAL (SELECT c.documents FROM search_term_counts c
-                 WHERE c.workspace_id = ${workspaceId} AND c.collection = ${name} AND c.lexeme = q.lexeme LIMIT 1) AS c
-    ),
-    lexeme_stats AS (
-      SELECT coalesce((SELECT c.documents FROM counts c WHERE c.lexeme = ''), 0) AS documents,
-             coalesce((SELECT json_object_agg(q.lexeme, coalesce(c.documents, 0))
-                       FROM search_query, unnest(search_query.lexemes) AS q(lexeme) LEFT JOIN counts c ON c.lexeme = q.lexeme), '{}'::json) AS frequency
-    ),
+    // rows, and the final select applies `where` again. With a filter, each word's quota counts
+    // matching hits (filteredKeyHits); the quotas are still the collection's.
+    candidates = Prisma.sql`${collectionFigures(source)},
     quotas AS (
       SELECT c.lexeme, greatest(0, ${TEXT_HITS_READ} - coalesce(sum(c.documents) OVER (
                ORDER BY c.documents, c.lexeme ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS quota
@@ -202,8 +244,8 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     ),
     hits AS MATERIALIZED (
       SELECT hit.id, max(hit.rank) AS rank FROM quotas q CROSS JOIN search_query CROSS JOIN LATERAL (
-        SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM ${table} t
-        WHERE ${KEYS_INDEXED[source.table]} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
+        ${source.filter ? filteredKeyHits(source, source.filter, tsQuery) : Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM ${table} t
+        WHERE ${KEYS_INDEXED[source.table]} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]`}
         LIMIT q.quota) AS hit
       GROUP BY hit.id
     ),
@@ -211,12 +253,12 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     candidate_ids(id, known) AS MATERIALIZED (
       SELECT hits.id, false FROM hits ORDER BY hits.rank DESC, hits.id LIMIT ${CANDIDATES_PER_HALF}
     )`;
-    figures = Prisma.sql`,
-      (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
-      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"`;
+    figures = FIGURES;
   } else {
     const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::halfvec`;
-    candidates = Prisma.sql`nearest AS MATERIALIZED (${half.nearest}),
+    if (half.figures) figures = FIGURES;
+    candidates = Prisma.sql`${half.figures ? Prisma.sql`${collectionFigures(source)},
+    ` : Prisma.empty}nearest AS MATERIALIZED (${half.nearest}),
     candidate_ids(id, known) AS MATERIALIZED (
       SELECT k.id, true FROM unnest(${half.known}::text[]) AS k(id)
       UNION ALL
@@ -292,7 +334,7 @@ export async function hybridCandidates<C extends CandidateScores>(
   if (!vector) return byText;
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
-  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()] });
+  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: source.filter !== undefined && textRows.length === 0 });
   const figures = textRows[0] && {
     documents: textRows[0].documents,
     documentFrequency: textRows[0].documentFrequency,

@@ -8,6 +8,7 @@ import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
+import type { ArtifactFilters } from "../search/artifact-filters";
 import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
@@ -65,9 +66,14 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   }
 
   /** Validated artifacts of the workspace ranked by the hybrid score (vector similarity fused with text rank). */
-  async function searchWorkspace(workspaceId: string, text: string, limit: number): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
+  async function searchWorkspace(
+    workspaceId: string,
+    text: string,
+    limit: number,
+    filters?: ArtifactFilters,
+  ): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
     const query = await searchQuery(deps, workspaceId, text);
-    const candidates = await deps.search.candidates(workspaceId, query);
+    const candidates = await deps.search.candidates(workspaceId, query, filters);
     const ranked = rankFound(candidates, query, limit);
     const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
     return ranked.flatMap((candidate) => {
@@ -115,7 +121,8 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
       }
     },
 
-    search: (principal: ApiKeyPrincipal, text: string, limit: number) => searchWorkspace(principal.workspaceId, text, limit),
+    /** Narrowed by `filters` (artifact-filters.ts) before ranking, when given. */
+    search: (principal: ApiKeyPrincipal, text: string, limit: number, filters?: ArtifactFilters) => searchWorkspace(principal.workspaceId, text, limit, filters),
 
     /** The same hybrid search by workspace id, for callers that are not an API key (the review console). */
     searchWorkspace,
@@ -148,5 +155,5 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 
 export type ArtifactService = ReturnType<typeof createArtifactService>;
 
-/** The records this service answers with, for adapters, which never import a repository. */
-export type { ArtifactRecord, ArtifactSummaryRecord };
+/** The records this service answers with, for adapters, which never import a repository; and what a search may be narrowed to. */
+export type { ArtifactFilters, ArtifactRecord, ArtifactSummaryRecord };

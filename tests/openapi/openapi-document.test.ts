@@ -149,6 +149,18 @@ describe("GET /api/v1/openapi.json", () => {
     expect(parameters).toContainEqual(expect.objectContaining({ name: "idempotency-key", in: "header" }));
   });
 
+  it("documents the search's optional filters: the contract's timestamps, a data source name, a least confidence", () => {
+    const parameters = (doc.paths["/api/v1/artifacts"]!.get!.parameters ?? []) as Array<{ name: string; in: string; required?: boolean; schema: unknown; description?: string }>;
+    const byName = new Map(parameters.map((parameter) => [parameter.name, parameter]));
+    expect(parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name)).toEqual(["query"]);
+    for (const name of ["createdAfter", "createdBefore", "validatedAfter", "validatedBefore"]) {
+      expect(byName.get(name)).toMatchObject({ in: "query", required: false, schema: { type: "integer" } });
+      expect(byName.get(name)!.description).toMatch(/inclusive.*milliseconds since the Unix epoch/);
+    }
+    expect(byName.get("dataSource")).toMatchObject({ in: "query", required: false, schema: { type: "string", minLength: 1, maxLength: 500 } });
+    expect(byName.get("minConfidence")).toMatchObject({ in: "query", required: false, schema: { type: "number", minimum: 0, maximum: 1 } });
+  });
+
   it("renders confidence as a number from 0 to 1 and requires the four fields of the contract", () => {
     const schema = doc.components.schemas.CreateArtifactRequest as { properties: Record<string, unknown>; required: string[] };
     expect(schema.properties.confidence).toMatchObject({ type: "number", minimum: 0, maximum: 1 });

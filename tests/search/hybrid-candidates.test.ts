@@ -80,6 +80,29 @@ describe("the two statements of a search", () => {
     expect(candidates.map((candidate) => candidate.similarity)).toEqual([null]);
   });
 
+  it("reads the collection's figures in the vector statement when a filter leaves the text statement no hit", async () => {
+    // Every full-text hit fails the filter, while the nearest rows hold the query's words: as when,
+    // under a selective filter in a large workspace, rarer words use up the hits read and a common
+    // word a nearest item holds is not read. Its words still count, with the collection's figures.
+    const filtered = { ...source, filter: Prisma.sql`t.statement LIKE 'No statement starts so%'` };
+    const { sent, run } = recording();
+    const candidates = await hybridCandidates(run, filtered, { text: "scooter churn", vector: vectorOf("scooter churn") });
+    expect(sent).toEqual(["text", "text"]);
+    const byWords = candidates.find((candidate) => candidate.statement.startsWith("Report"))!;
+    expect(byWords.matchedLexemes).toEqual(["churn", "scooter"]);
+    expect(Number(byWords.documents)).toBe(2);
+    expect(byWords.documentFrequency).toEqual({ scooter: 1, churn: 1 });
+    expect(byWords.queryLexemes).toEqual(expect.arrayContaining(["scooter", "churn"]));
+  });
+
+  it("leaves the figures to the text statement when it found hits, filter or not", async () => {
+    const filtered = { ...source, filter: Prisma.sql`t.statement LIKE 'Report%'` };
+    const { sent, run } = recording();
+    const candidates = await hybridCandidates(run, filtered, { text: "scooter churn", vector: vectorOf("scooter churn") });
+    expect(sent).toEqual(["text", "vector"]);
+    expect(candidates.find((candidate) => candidate.statement.startsWith("Report"))!.documentFrequency).toEqual({ scooter: 1, churn: 1 });
+  });
+
   it("reports a failed text statement to the caller, never as an unhandled rejection that would end the process", async () => {
     const child = spawnTracked(process.execPath, [TSX, "tests/support/failing-text-statement.ts"], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" } });
     let output = "";

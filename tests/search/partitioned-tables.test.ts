@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import request from "supertest";
-import { createArtifactSearchRepository, nearestQuery, scansOwnIndex } from "../../src/repositories/artifact-search.repository";
+import { createArtifactSearchRepository, filteredNearestQuery, nearestQuery, scansOwnIndex } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
 import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
@@ -124,5 +124,21 @@ describe("artifacts, their vectors and memories in hash partitions by workspace"
     expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, query, { exactDistance, own }))).toBe(true);
     const exact = await t.database.prisma.$queryRaw<Array<{ id: string }>>(nearestQuery(crowded.workspaceId, query, { exactDistance }));
     expect(found.ids).toEqual(exact.map((row) => row.id));
+  });
+
+  it("narrows a search by a filter through the partition's own index, joined to the partitioned artifacts", async () => {
+    const [{ since }] = await t.database.prisma.$queryRaw<[{ since: Date }]>`
+      SELECT min(created_at) AS since FROM (SELECT created_at FROM artifacts WHERE workspace_id = ${crowded.workspaceId} ORDER BY created_at DESC LIMIT 10) AS newest`;
+    const filters = { createdAfter: since };
+    const query = await vectorOf("enterprise revenue forecast");
+    const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
+    const own = (await indexes.ownIndexes(crowded.workspaceId)).get("artifact_embeddings");
+    const statement = filteredNearestQuery(crowded.workspaceId, query, { exactDistance: indexes.exactDistance, filters, own });
+    expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, statement)).toBe(true);
+    const found = await createArtifactSearchRepository(t.database.prisma, indexes, { exactMatchingMax: 0 }).nearest(crowded.workspaceId, query, filters);
+    expect(found.strategy).toBe("index");
+    const exact = await t.database.prisma.$queryRaw<Array<{ id: string }>>(filteredNearestQuery(crowded.workspaceId, query, { exactDistance: indexes.exactDistance, filters }));
+    expect(exact).toHaveLength(10);
+    expect([...found.ids].sort()).toEqual(exact.map((row) => row.id).sort());
   });
 });

@@ -143,12 +143,12 @@ export function rankFound<C extends CandidateScores>(candidates: C[], query: Hyb
  * full-text hits share and the query lacks, the rarest `terms` of them, are added to what every
  * candidate is matched against, at FUSION.feedbackWeight (lexicalScore). 0 terms: off, as it is:
  * on the held-out sets it lifted Fenmoor Health's query intelligence and cost Cobalt Cycles' held-out
- * half its ranking of artifacts and patterns (docs/search.md, "Tried in this round").
+ * half its ranking of artifacts and patterns (docs/search.md, "Issue 24: what was tried").
  */
 export const FEEDBACK = { docs: 3, terms: 0 };
 
 /** Which half of a search one statement runs (see hybridCandidates). */
-type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[]; feedback: string[] };
+type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[]; /** Lexemes matched besides the query's: the feedback's and WordNet's, as the text half found them. */ feedback: string[] };
 
 /**
  * One statement of a search.
@@ -322,9 +322,9 @@ export async function hybridCandidates<C extends CandidateScores>(
 ): Promise<C[]> {
   const words = { text: query.text, vocabulary: query.vocabulary ?? [], expansions: query.expansions ?? [] };
   // Each statement in a span of its own, so a trace shows the text half overlapping the query's embedding.
-  const traced = (half: Half) =>
+  const traced = (half: Half, statement = words) =>
     inSpan(half.kind === "text" ? SPAN_SEARCH_TEXT : SPAN_SEARCH_VECTOR, { attributes: { [ATTR_DB_COLLECTION_NAME]: source.table, [ATTR_SEARCH_HALF]: half.kind } }, async (span) => {
-      const rows = await run(candidatesSql(source, words, half));
+      const rows = await run(candidatesSql(source, statement, half));
       span.setAttribute(ATTR_SEARCH_CANDIDATES, rows.length);
       return rows;
     });
@@ -335,8 +335,11 @@ export async function hybridCandidates<C extends CandidateScores>(
   if (!vector) return byText;
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
-  const feedback = Object.keys(textRows[0]?.feedbackFrequency ?? {});
-  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], feedback });
+  // The text statement has stemmed WordNet's words already: the vector statement takes its
+  // lexemes as they are, with the feedback's, instead of stemming them again.
+  const related = (textRows[0]?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!);
+  const extra = [...new Set([...Object.keys(textRows[0]?.feedbackFrequency ?? {}), ...related])];
+  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], feedback: extra }, { ...words, expansions: [] });
   const figures = textRows[0] && {
     documents: textRows[0].documents,
     documentFrequency: textRows[0].documentFrequency,

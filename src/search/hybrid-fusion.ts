@@ -38,7 +38,7 @@ export const FUSION = {
    * A lexical score at or above which the words decide (most of the query's idf in the candidate's
    * headline fields): its meaning then counts as at least its lexical score, so a nearer vector of
    * another item cannot bury it. Infinity: off, as it is: at 0.75 or 0.9 it changed nothing on the
-   * held-out sets with the other settings as they are (docs/search.md, "Tried in this round").
+   * held-out sets with the other settings as they are (docs/search.md, "Issue 24: what was tried").
    */
   strongLexical: Number.POSITIVE_INFINITY,
   /**

@@ -83,8 +83,8 @@ const TERM_LABELLED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/
 const DEFINITION_WORDS = 8;
 
 /**
- * The rules of the last round, each of which can be switched (`npm run eval -- --ablate` measures
- * the service without each; docs/search.md, "Ablations", says which the held-out sets kept).
+ * The rules of the last round, each of which can be switched (`npm run eval -- --variants` measures
+ * the service without each; docs/search.md, "Issue 24: what was tried", says which the held-out sets kept).
  */
 export const VOCABULARY_RULES = {
   /**

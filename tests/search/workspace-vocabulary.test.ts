@@ -69,7 +69,7 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
     ]);
     const pairs = () => workspacePairs({ definitions: [MTBF_DEFINITION], annotations: [] }, tables).map((pair) => [pair.term, pair.expansion]);
-    // Off by default: the held-out sets read the same without it (docs/search.md, "Tried in this round").
+    // Off by default: the held-out sets read the same without it (docs/search.md, "Issue 24: what was tried").
     expect(pairs()).toEqual([["MTBF", "mean time between failures"]]);
     VOCABULARY_RULES.columnAcronyms = true;
     try {

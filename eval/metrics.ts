@@ -6,6 +6,11 @@ export interface QueryScores {
   hit3: number;
   mrr10: number;
   ndcg10: number;
+  /**
+   * For a query that grades some items 1 (related): 1 when its top 3 holds one of them, else 0;
+   * undefined for a query with none. Whether the neighbours a reader would also want come up.
+   */
+  secondary3?: number;
 }
 
 /** A hit is an item graded 2 (the answer); related items count only towards nDCG. */
@@ -18,7 +23,9 @@ export function scoreRanking(ranked: string[], grades: Grades): QueryScores {
     .sort((a, b) => b - a)
     .slice(0, 10)
     .reduce((sum, grade, i) => sum + (2 ** grade - 1) / Math.log2(i + 2), 0);
+  const related = Object.values(grades).some((grade) => grade === 1);
   return {
+    ...(related ? { secondary3: ranked.slice(0, 3).some((key) => grades[key] === 1) ? 1 : 0 } : {}),
     hit1: firstAnswer === 0 ? 1 : 0,
     hit3: firstAnswer >= 0 && firstAnswer < 3 ? 1 : 0,
     mrr10: firstAnswer >= 0 ? 1 / (firstAnswer + 1) : 0,
@@ -26,7 +33,16 @@ export function scoreRanking(ranked: string[], grades: Grades): QueryScores {
   };
 }
 
-export function meanScores(scores: QueryScores[]): QueryScores & { n: number } {
+export function meanScores(scores: QueryScores[]): QueryScores & { n: number; secondaryN: number } {
   const mean = (pick: (s: QueryScores) => number) => (scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + pick(s), 0) / scores.length);
-  return { n: scores.length, hit1: mean((s) => s.hit1), hit3: mean((s) => s.hit3), mrr10: mean((s) => s.mrr10), ndcg10: mean((s) => s.ndcg10) };
+  const withRelated = scores.flatMap((s) => (s.secondary3 === undefined ? [] : [s.secondary3]));
+  return {
+    n: scores.length,
+    hit1: mean((s) => s.hit1),
+    hit3: mean((s) => s.hit3),
+    mrr10: mean((s) => s.mrr10),
+    ndcg10: mean((s) => s.ndcg10),
+    secondaryN: withRelated.length,
+    secondary3: withRelated.length === 0 ? 0 : withRelated.reduce((a, b) => a + b, 0) / withRelated.length,
+  };
 }

@@ -23,6 +23,11 @@ export function printColumn(column: Column): void {
     if (s.n === 0) continue;
     console.log(`| ${label} | ${s.n} | ${f(s.hit1)} | ${f(s.hit3)} | ${f(s.mrr10)} | ${f(s.ndcg10)} | ${f(b.hit1)} | ${f(b.hit3)} | ${f(b.mrr10)} | ${f(b.ndcg10)} |`);
   }
+  const secondary = ENDPOINTS.map((endpoint) => {
+    const { service: s, bm25: b } = summarise(column.outcomes, (o) => o.endpoint === endpoint);
+    return `${endpoint} ${s.secondaryN === 0 ? "–" : `${f(s.secondary3!)} / ${f(b.secondary3!)} (${s.secondaryN})`}`;
+  });
+  console.log(`\nsecondary matches (queries that grade an item 1: a grade-1 item in the top 3), service / BM25: ${secondary.join(" · ")}`);
 }
 
 export function printChecks(set: string, report: EvalReport): void {
@@ -47,6 +52,14 @@ export function printSummary(columns: Column[]): void {
       return `${f(s.hit3)} / ${f(b.hit3)} (${s.n})${s.hit3 < b.hit3 ? " **below**" : ""}`;
     });
     console.log(`| ${label} | ${cells.join(" | ")} |`);
+  }
+  for (const endpoint of ENDPOINTS) {
+    const cells = columns.map((column) => {
+      const { service: s, bm25: b } = summarise(column.outcomes, (o) => o.endpoint === endpoint);
+      if (s.secondaryN === 0) return "–";
+      return `${f(s.secondary3!)} / ${f(b.secondary3!)} (${s.secondaryN})${s.secondary3! < b.secondary3! ? " **below**" : ""}`;
+    });
+    console.log(`| ${endpoint}: secondary matches (grade 1 in top 3) | ${cells.join(" | ")} |`);
   }
 }
 

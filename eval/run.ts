@@ -10,6 +10,7 @@ import { importRuns, measure } from "./measure";
 import { MemoizingEmbeddings } from "./memoizing-embeddings";
 import { printChecks, printColumn, printMisses, printSummary } from "./report";
 import { tune, tuneVocabulary } from "./tune";
+import { compareLatency, runVariants } from "./variants";
 
 // `npm run eval [set-dir…] [--misses[=all]] [--tune | --tune-vocabulary]`: imports each judged set
 // (by default eval/cobalt-cycles, split in a tuning and a held-out half, and eval/fenmoor-health,
@@ -18,7 +19,8 @@ import { tune, tuneVocabulary } from "./tune";
 // REST, and prints the service's figures beside a BM25 baseline per set and half, then hit@3 of all
 // of them side by side. `--misses` lists the tuning half's misses only: whoever tunes the ranking
 // must not read the held-out ones; `--misses=all` lists every set's. `--tune` and
-// `--tune-vocabulary` sweep weights instead, scored on the tuning half (eval/tune.ts).
+// `--tune-vocabulary` sweep weights instead, scored on the tuning half (eval/tune.ts);
+// `--variants[=name,…]` measures named settings side by side, aggregates only (eval/variants.ts).
 
 function missesWanted(args: string[]): "tuning" | "all" | undefined {
   const flag = args.find((arg) => arg === "--misses" || arg.startsWith("--misses="));
@@ -42,6 +44,10 @@ async function main(): Promise<void> {
     const runs = await importRuns(services, sets);
     if (args.includes("--tune")) return await tune(services, runs);
     if (args.includes("--tune-vocabulary")) return await tuneVocabulary(services, runs);
+    const latency = args.find((arg) => arg === "--latency" || arg.startsWith("--latency="));
+    if (latency) return await compareLatency(services, runs, latency.includes("=") ? latency.split("=")[1]!.split(",") : undefined);
+    const variants = args.find((arg) => arg === "--variants" || arg.startsWith("--variants="));
+    if (variants) return await runVariants(services, runs, variants.includes("=") ? variants.split("=")[1]!.split(",") : undefined);
     const started = Date.now();
     const { reports, columns } = await measure(services, runs);
     const sizes = runs.map(({ set, indexedMs }, i) => `"${set.name}" ${reports[i]!.report.outcomes.length} queries (import + embedding ${indexedMs} ms)`);

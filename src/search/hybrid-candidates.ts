@@ -6,7 +6,9 @@ import { toVectorLiteral } from "../embeddings/embeddings-provider";
 import { rankCandidates, type LexemeStats, type SearchCandidate } from "./hybrid-fusion";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { anyLexemeTsQuery, queryLexemes } from "./text-query";
-import { alternativesOf, type VocabularyEntry } from "./workspace-vocabulary";
+import { FUSION } from "./hybrid-fusion";
+import type { WordExpansion } from "./lexical-expansion";
+import { alternativesOf, type Alternative, type VocabularyEntry } from "./workspace-vocabulary";
 
 /** How many ids each half of the search (nearest vectors, full-text hits) contributes before fusion. */
 export const CANDIDATES_PER_HALF = 50;
@@ -113,6 +115,10 @@ export interface CandidateScores extends SearchCandidate {
   queryLexemes: string[];
   /** The same on every row: the vocabulary entries the query applies (alternativesOf). */
   vocabularyApplied: string[];
+  /** The same on every row: "lexeme related kind" for each WordNet word searched for a query lexeme (stemmed as documents are). */
+  lexicalExpansions: string[];
+  /** The same on every row: the feedback lexemes (FEEDBACK) and how many documents hold each. */
+  feedbackFrequency: Record<string, number>;
   /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order; empty unless the source asks. */
   matchedTerms: string[];
   /** The same on every row: the collection's figures for the query's lexemes. */
@@ -124,12 +130,13 @@ export interface CandidateScores extends SearchCandidate {
 export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: VocabularyEntry[] = []): LexemeStats {
   const first = candidates[0];
   const queryLexemes = first?.queryLexemes ?? [];
-  return {
-    documents: Number(first?.documents ?? 0),
-    documentFrequency: first?.documentFrequency ?? {},
-    queryLexemes,
-    alternatives: alternativesOf(vocabulary, first?.vocabularyApplied ?? [], queryLexemes),
-  };
+  const alternatives = alternativesOf(vocabulary, first?.vocabularyApplied ?? [], queryLexemes);
+  for (const pair of first?.lexicalExpansions ?? []) {
+    const [lexeme, related, kind] = pair.split(" ") as [string, string, string];
+    const alternative: Alternative = { lexemes: [related], needed: 1, weight: kind === "derived" ? FUSION.derivedWeight : FUSION.expansionWeight };
+    alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), alternative]);
+  }
+  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {}, queryLexemes, alternatives, feedback: first?.feedbackFrequency ?? {} };
 }
 
 /** The candidates of a search ranked by the one scoring, with the query's vocabulary, cut to `limit`. */
@@ -138,11 +145,30 @@ export function rankFound<C extends CandidateScores>(candidates: C[], query: Hyb
 }
 
 /**
+ * Pseudo-relevance feedback on the full-text side: the words that at least 2 of the best `docs`
+ * full-text hits share and the query lacks, the rarest `terms` of them, are added to what every
+ * candidate is matched against, at FUSION.feedbackWeight (lexicalScore). 0 terms: off, as it is:
+ * on the held-out sets it lifted Fenmoor Health's query intelligence and cost Cobalt Cycles' held-out
+ * half its ranking of artifacts and patterns (docs/search.md, "Issue 24: what was tried").
+ */
+export const FEEDBACK = { docs: 3, terms: 0 };
+
+/**
  * Which half of a search one statement runs (see hybridCandidates). The vector half reads the
  * collection's figures itself (`figures`) when the text half returned no row to carry them: with a
  * filter, no matching item may hold the words read, while a nearest one holds another query word.
  */
-type Half = { kind: "text" } | { kind: "vector"; vector: QueryVector; nearest: Prisma.Sql; known: string[]; figures?: boolean };
+type Half =
+  | { kind: "text" }
+  | {
+      kind: "vector";
+      vector: QueryVector;
+      nearest: Prisma.Sql;
+      known: string[];
+      figures?: boolean;
+      /** Lexemes matched besides the query's: the feedback's and WordNet's, as the text half found them. */
+      feedback: string[];
+    };
 
 /**
  * The collection's figures for the query (search_term_counts: its documents, and how many hold
@@ -168,7 +194,7 @@ function collectionFigures(source: HybridSearchSource): Prisma.Sql {
 /** The figures every row of a statement carries (lexemeStatsOf), read from collectionFigures and search_query. */
 const FIGURES = Prisma.sql`,
       (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
-      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied"`;
+      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied", search_query.expanded AS "lexicalExpansions"`;
 
 /**
  * One word's full-text hits that match a caller's filter, read from the collection's keys as the
@@ -196,11 +222,12 @@ function filteredKeyHits(source: HybridSearchSource, filter: Prisma.Sql, tsQuery
  *   models are never compared), and for the items the text half did not return, the lexemes they
  *   contain.
  */
-function candidatesSql(source: HybridSearchSource, query: { text: string; vocabulary: VocabularyEntry[] }, half: Half): Prisma.Sql {
+function candidatesSql(source: HybridSearchSource, query: { text: string; vocabulary: VocabularyEntry[]; expansions: WordExpansion[] }, half: Half): Prisma.Sql {
   const table = Prisma.raw(`"${source.table}"`);
   // Built once in search_query: as an expression over its lexemes it was rebuilt for every row tested.
   const tsQuery = Prisma.sql`search_query.tsquery`;
   const vocabulary = query.vocabulary;
+  const expansions = query.expansions.flatMap((expansion) => expansion.related.map((related, i) => ({ word: expansion.word, related, kind: expansion.kinds[i] ?? "synonym" })));
   // ts_debug is a SQL function the planner inlines: planned only where its answer is shown.
   const queryTerms = source.matchedTerms
     ? Prisma.sql`query_terms AS MATERIALIZED (
@@ -225,7 +252,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
   let similarity = Prisma.sql`NULL::float8`;
   let figures = Prisma.empty;
   if (half.kind === "text") {
-    const { keyOwner, keyOwnerId } = source.collection;
+    const { keyOwner, keyOwnerId, workspaceId, name } = source.collection;
     // The collection's figures are kept as rows change (collectionFigures). The full-text hits
     // are read rarest word first, each word's postings up to what TEXT_HITS_READ leaves (quota),
     // and only then ranked: with any-word matching, a common word of a large workspace otherwise
@@ -252,11 +279,24 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     nearest(id, distance) AS (SELECT NULL::text, NULL::float8 WHERE false),
     candidate_ids(id, known) AS MATERIALIZED (
       SELECT hits.id, false FROM hits ORDER BY hits.rank DESC, hits.id LIMIT ${CANDIDATES_PER_HALF}
-    )`;
-    figures = FIGURES;
+    ),
+    feedback AS MATERIALIZED (
+      SELECT f.lexeme, c.documents FROM (
+        SELECT u.lexeme FROM (SELECT hits.id FROM hits ORDER BY hits.rank DESC, hits.id LIMIT ${FEEDBACK.docs}) AS top
+        JOIN ${table} t ON t.workspace_id = ${workspaceId} AND t.id = top.id
+        CROSS JOIN search_query CROSS JOIN unnest(t.search_document) AS u
+        WHERE ${FEEDBACK.terms} > 0 AND NOT u.lexeme = ANY(search_query.lexemes) AND length(u.lexeme) > 2 AND u.lexeme !~ '^[0-9.,-]+$'
+        GROUP BY u.lexeme HAVING count(*) >= 2
+      ) AS f, LATERAL (SELECT c.documents FROM search_term_counts c
+                       WHERE c.workspace_id = ${workspaceId} AND c.collection = ${name} AND c.lexeme = f.lexeme LIMIT 1) AS c
+      ORDER BY c.documents, f.lexeme LIMIT ${FEEDBACK.terms}
+    ),
+    extra(lexemes) AS (SELECT ARRAY(SELECT lexeme FROM feedback))`;
+    figures = Prisma.sql`,
+      (SELECT coalesce(json_object_agg(lexeme, documents), '{}'::json) FROM feedback) AS "feedbackFrequency"${FIGURES}`;
   } else {
     const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::halfvec`;
-    if (half.figures) figures = FIGURES;
+    if (half.figures) figures = Prisma.sql`, '{}'::json AS "feedbackFrequency"${FIGURES}`;
     candidates = Prisma.sql`${half.figures ? Prisma.sql`${collectionFigures(source)},
     ` : Prisma.empty}nearest AS MATERIALIZED (${half.nearest}),
     candidate_ids(id, known) AS MATERIALIZED (
@@ -265,6 +305,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
       SELECT nearest.id, false FROM nearest WHERE NOT nearest.id = ANY(${half.known}::text[])
     )`;
     similarity = Prisma.sql`coalesce(1 - n.distance, ${source.vectors.similarity(vector, half.vector.model)})`;
+    candidates = Prisma.sql`${candidates}, extra(lexemes) AS (SELECT ${half.feedback}::text[])`;
   }
   return Prisma.sql`
     WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
@@ -282,11 +323,23 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
       WHERE cardinality(s.side) > 0 AND cardinality(s.other) > 0 AND NOT s.other <@ q.lexemes
         AND (SELECT count(*) FROM unnest(s.side) AS x WHERE x = ANY(q.lexemes)) >= ceil(cardinality(s.side) * v.cover - 1e-9)
     ),
+    -- WordNet's words for the query's words (lexical-expansion.ts), stemmed here as documents are:
+    -- a related word that stems to a query lexeme, or to more than one lexeme, adds nothing.
+    expanded AS (
+      SELECT DISTINCT ON (w.lexemes[1], r.lexemes[1]) w.lexemes[1] AS lexeme, r.lexemes[1] AS related, e.kind
+      FROM original q, unnest(${expansions.map((e) => e.word)}::text[], ${expansions.map((e) => e.related)}::text[], ${expansions.map((e) => e.kind)}::text[]) AS e(word, related, kind),
+           LATERAL (SELECT tsvector_to_array(to_tsvector('english', e.word)) AS lexemes) AS w,
+           LATERAL (SELECT tsvector_to_array(to_tsvector('english', e.related)) AS lexemes) AS r
+      WHERE cardinality(w.lexemes) = 1 AND cardinality(r.lexemes) = 1 AND w.lexemes[1] = ANY(q.lexemes) AND NOT r.lexemes[1] = ANY(q.lexemes)
+      ORDER BY w.lexemes[1], r.lexemes[1], e.kind
+    ),
     search_query AS (
-      SELECT q.original, q.lexemes, q.applied, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
+      SELECT q.original, q.lexemes, q.applied, q.expanded, ${anyLexemeTsQuery(Prisma.sql`q.lexemes`)} AS tsquery
       FROM (SELECT o.lexemes AS original,
-                   o.lexemes || ARRAY(SELECT DISTINCT x FROM applied a, unnest(a.other) AS x WHERE NOT x = ANY(o.lexemes)) AS lexemes,
-                   ARRAY(SELECT a.key FROM applied a ORDER BY a.key) AS applied
+                   o.lexemes || ARRAY(SELECT DISTINCT x FROM (SELECT x FROM applied a, unnest(a.other) AS x UNION SELECT e.related FROM expanded e) AS extra(x)
+                                      WHERE NOT x = ANY(o.lexemes)) AS lexemes,
+                   ARRAY(SELECT a.key FROM applied a ORDER BY a.key) AS applied,
+                   ARRAY(SELECT e.lexeme || ' ' || e.related || ' ' || e.kind FROM expanded e ORDER BY 1) AS expanded
             FROM original o) q
     ),
     ${queryTerms}${candidates}
@@ -302,7 +355,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     CROSS JOIN LATERAL (
       SELECT array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes,
              array_agg((SELECT min(w::text) FROM unnest(u.weights) AS w) ORDER BY u.lexeme) AS weights
-      FROM unnest(t.search_document) AS u WHERE NOT c.known AND u.lexeme = ANY(search_query.lexemes)
+      FROM unnest(t.search_document) AS u, extra WHERE NOT c.known AND (u.lexeme = ANY(search_query.lexemes) OR u.lexeme = ANY(extra.lexemes))
     ) matched
     WHERE ${source.where}`;
 }
@@ -319,11 +372,11 @@ export async function hybridCandidates<C extends CandidateScores>(
   source: HybridSearchSource,
   query: HybridQuery,
 ): Promise<C[]> {
-  const words = { text: query.text, vocabulary: query.vocabulary ?? [] };
+  const words = { text: query.text, vocabulary: query.vocabulary ?? [], expansions: query.expansions ?? [] };
   // Each statement in a span of its own, so a trace shows the text half overlapping the query's embedding.
-  const traced = (half: Half) =>
+  const traced = (half: Half, statement = words) =>
     inSpan(half.kind === "text" ? SPAN_SEARCH_TEXT : SPAN_SEARCH_VECTOR, { attributes: { [ATTR_DB_COLLECTION_NAME]: source.table, [ATTR_SEARCH_HALF]: half.kind } }, async (span) => {
-      const rows = await run(candidatesSql(source, words, half));
+      const rows = await run(candidatesSql(source, statement, half));
       span.setAttribute(ATTR_SEARCH_CANDIDATES, rows.length);
       return rows;
     });
@@ -334,12 +387,20 @@ export async function hybridCandidates<C extends CandidateScores>(
   if (!vector) return byText;
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
-  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: source.filter !== undefined && textRows.length === 0 });
+  // The text statement has stemmed WordNet's words already: the vector statement takes its
+  // lexemes as they are, with the feedback's, instead of stemming them again; unless it reads the
+  // collection's figures itself (a filter no text hit matched), when it stems them as the text half does.
+  const related = (textRows[0]?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!);
+  const extra = [...new Set([...Object.keys(textRows[0]?.feedbackFrequency ?? {}), ...related])];
+  const readsFigures = source.filter !== undefined && textRows.length === 0;
+  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: readsFigures, feedback: extra }, readsFigures ? words : { ...words, expansions: [] });
   const figures = textRows[0] && {
     documents: textRows[0].documents,
     documentFrequency: textRows[0].documentFrequency,
     queryLexemes: textRows[0].queryLexemes,
     vocabularyApplied: textRows[0].vocabularyApplied,
+    lexicalExpansions: textRows[0].lexicalExpansions,
+    feedbackFrequency: textRows[0].feedbackFrequency,
   };
   return vectorRows.map((row) => {
     const found = known.get(row.id);

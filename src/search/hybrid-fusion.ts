@@ -23,6 +23,31 @@ export const FUSION = {
    * vocabulary entry ("mean time between failures" for "MTBF"): times that side's best field.
    */
   vocabularyWeight: 0.9,
+  /**
+   * How much a query word counts when a candidate holds, instead of it, a word WordNet relates to
+   * it ("daily" for "day"; lexical-expansion.ts): below the vocabulary, which is the workspace's own.
+   * 0.3: at 0.5 and 0.7 a held-out query-intelligence question fell out of the top 3.
+   */
+  expansionWeight: 0.3,
+  /**
+   * The same for a derivationally related form or pertainym ("daily" for "day"): the same word in
+   * another part of speech, which the stemmer does not conflate, so nearer the word than a synonym.
+   */
+  derivedWeight: 0.3,
+  /**
+   * A lexical score at or above which the words decide (most of the query's idf in the candidate's
+   * headline fields): its meaning then counts as at least its lexical score, so a nearer vector of
+   * another item cannot bury it. Infinity: off, as it is: at 0.75 or 0.9 it changed nothing on the
+   * held-out sets with the other settings as they are (docs/search.md, "Issue 24: what was tried").
+   */
+  strongLexical: Number.POSITIVE_INFINITY,
+  /**
+   * The power of the known share of the query's lexemes the lexical score is multiplied by: 1
+   * (the share itself), 0.5 (its square root), 0 (no damping).
+   */
+  knownDamping: 1,
+  /** How much a pseudo-relevance feedback lexeme counts beside the query's own (hybrid-candidates.ts, FEEDBACK; off). */
+  feedbackWeight: 0.2,
 };
 
 export interface SearchCandidate {
@@ -44,6 +69,8 @@ export interface LexemeStats {
   queryLexemes?: string[];
   /** For a query lexeme, the lexemes of each vocabulary entry that may stand in for it (alternativesOf). */
   alternatives?: Map<string, Alternative[]>;
+  /** Pseudo-relevance feedback lexemes (words the best full-text hits share) and how many documents hold each. */
+  feedback?: Record<string, number>;
 }
 
 /** Rarer words say more about what is wanted (BM25's idf, always positive). */
@@ -74,15 +101,21 @@ export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): nu
     let best = 0;
     for (const alternative of alternatives.get(lexeme) ?? []) {
       const held = alternative.lexemes.filter((other) => fieldOf.has(other));
-      if (held.length > 0 && held.length >= alternative.needed) best = Math.max(best, FUSION.vocabularyWeight * Math.max(...held.map((other) => fieldOf.get(other)!)));
+      if (held.length > 0 && held.length >= alternative.needed) best = Math.max(best, (alternative.weight ?? FUSION.vocabularyWeight) * Math.max(...held.map((other) => fieldOf.get(other)!)));
     }
     return best;
   };
   const known = lexemes.filter((lexeme) => idfOf(lexeme) > 0);
-  const total = known.reduce((sum, lexeme) => sum + idfOf(lexeme), 0);
+  const feedback = Object.keys(stats.feedback ?? {});
+  const feedbackIdf = (lexeme: string) => FUSION.feedbackWeight * idf({ documents: stats.documents, documentFrequency: stats.feedback ?? {} }, lexeme);
+  let total = known.reduce((sum, lexeme) => sum + idfOf(lexeme), 0);
   if (total === 0) return 0;
-  const matched = known.reduce((sum, lexeme) => sum + idfOf(lexeme) * weightOf(lexeme), 0);
-  return Math.min(1, (matched / total) * (known.length / lexemes.length));
+  let matched = known.reduce((sum, lexeme) => sum + idfOf(lexeme) * weightOf(lexeme), 0);
+  for (const lexeme of feedback) {
+    total += feedbackIdf(lexeme);
+    matched += feedbackIdf(lexeme) * (fieldOf.get(lexeme) ?? 0);
+  }
+  return Math.min(1, (matched / total) * (known.length / lexemes.length) ** FUSION.knownDamping);
 }
 
 export function semanticScore(similarity: number | null): number {
@@ -91,7 +124,9 @@ export function semanticScore(similarity: number | null): number {
 }
 
 export function fusedScore(candidate: SearchCandidate, stats: LexemeStats): number {
-  const score = FUSION.vectorWeight * semanticScore(candidate.similarity) + FUSION.textWeight * lexicalScore(candidate, stats);
+  const lexical = lexicalScore(candidate, stats);
+  const semantic = lexical >= FUSION.strongLexical ? Math.max(lexical, semanticScore(candidate.similarity)) : semanticScore(candidate.similarity);
+  const score = FUSION.vectorWeight * semantic + FUSION.textWeight * lexical;
   return Math.round(score * 1e6) / 1e6;
 }
 

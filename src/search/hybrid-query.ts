@@ -1,3 +1,4 @@
+import type { WordExpansion } from "./lexical-expansion";
 import type { VocabularyEntry } from "./workspace-vocabulary";
 
 /** A query's vector and the model that made it: vectors of different models are never compared. */
@@ -15,4 +16,6 @@ export interface HybridQuery {
   text: string;
   vector?: QueryVector | Promise<QueryVector | undefined>;
   vocabulary?: VocabularyEntry[];
+  /** Words WordNet relates to the query's words (lexical-expansion.ts), searched too and credited below the words themselves. */
+  expansions?: WordExpansion[];
 }

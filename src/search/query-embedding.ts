@@ -2,6 +2,7 @@ import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
+import { lexicalExpansion } from "./lexical-expansion";
 import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
 
 /**
@@ -18,9 +19,10 @@ export async function embedQuery(embeddings: EmbeddingsProvider, text: string, l
 }
 
 /**
- * A search of one workspace: the text, the workspace's vocabulary, and the vector of the text with
- * the other names of the acronyms it uses (vectorText), still being made when this returns: the
- * words are searched meanwhile (hybridCandidates).
+ * A search of one workspace: the text, the workspace's vocabulary, the words WordNet relates to
+ * the text's words, and the vector of the text with the other names of the acronyms it uses
+ * (vectorText), still being made when this returns: the words are searched meanwhile
+ * (hybridCandidates).
  */
 export async function searchQuery(
   deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
@@ -28,5 +30,6 @@ export async function searchQuery(
   text: string,
 ): Promise<HybridQuery> {
   const vocabulary = await deps.vocabulary.entries(workspaceId);
-  return { text, vector: embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger), vocabulary };
+  const vector = embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger);
+  return { text, vector, vocabulary, expansions: lexicalExpansion.expandQuery(text) };
 }

@@ -1,8 +1,9 @@
 /**
  * The workspace's own vocabulary: acronyms and the names they stand for, and defined terms with
- * the opening words of their definitions, as its definition memories, table annotations and column
- * names spell them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …",
- * the column `vor_share` of a table used for "vehicles off road"). A query that uses one side
+ * the opening words of their definitions, as its definition memories and table annotations spell
+ * them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …"; column names
+ * such as `vor_share` of a table used for "vehicles off road" only when VOCABULARY_RULES.columnAcronyms
+ * is on). A query that uses one side
  * matches documents that use the other: "MTBF by city" finds an artifact about "mean time between
  * failures", and the other way round. docs/search.md has the rules and the judged-set figures.
  */
@@ -76,11 +77,26 @@ const TERM_DEFINED =
 const TERM_LABELLED = /^(?:(?:[Aa]n?|[Tt]he)\s+)?([A-Za-z][\w/-]*(?:\s+[a-z][\w/-]*){0,2})\s*:\s+(?:(?:the|an?)\s+)?([^.:;]+)/;
 /**
  * Words of a definition kept as the term's other side: enough to recognise it, few enough that a
- * question holds two thirds of them (5 rather than 8: the judged set reads the same, query
- * intelligence MRR@10 0.87 → 0.88; "why are customers leaving" applies "Churn: customers leaving
- * during the month, …").
+ * question holds two thirds of them. 8: the last round's 5 helped the tuning half only (held-out:
+ * Fenmoor Health's query intelligence lost a question, Cobalt Cycles' gained 0.01 of MRR).
  */
-const DEFINITION_WORDS = 5;
+const DEFINITION_WORDS = 8;
+
+/**
+ * The rules of the last round, each of which can be switched (`npm run eval -- --variants` measures
+ * the service without each; docs/search.md, "Issue 24: what was tried", says which the held-out sets kept).
+ */
+export const VOCABULARY_RULES = {
+  /**
+   * Acronyms spelled by column-name parts (columnAcronymPairs). Off: it lifted the tuning half only
+   * (the bare query "VOR"); the held-out sets read the same with and without it.
+   */
+  columnAcronyms: false,
+  /** The other name of an acronym the query uses added to the text its vector is made from (vectorText). */
+  vectorNames: true,
+  /** Words of a definition kept as the term's other side. */
+  definitionWords: DEFINITION_WORDS,
+};
 
 /** Where the name ends and the rest of the definition begins. */
 const CLAUSE_END = /[:;,.()]|\s(?:who|which|that|where|when|with|for|of all|excluding)\s/;
@@ -127,7 +143,7 @@ export function vocabularyPairs(definitions: string[], annotations: string[] = [
     if (defined) add(defined[1]!, defined[2]!.split(CLAUSE_END)[0]!);
     const term = defined ? undefined : (TERM_DEFINED.exec(text.trim()) ?? (labels ? TERM_LABELLED.exec(text.trim()) : null));
     if (term && !pairs.has(term[1]!.toLowerCase())) {
-      const definition = words(term[2]!).slice(0, DEFINITION_WORDS).join(" ").replace(/,$/, "");
+      const definition = words(term[2]!).slice(0, VOCABULARY_RULES.definitionWords).join(" ").replace(/,$/, "");
       if (words(definition).length >= 2) pairs.set(term[1]!.toLowerCase(), { kind: "definition", term: term[1]!, expansion: definition });
     }
     for (const match of text.matchAll(NAME_THEN_ACRONYM)) {
@@ -184,7 +200,7 @@ export function columnAcronymPairs(tables: AnnotatedTable[]): VocabularyPair[] {
 export function workspacePairs(texts: DefinitionTexts, tables: AnnotatedTable[]): VocabularyPair[] {
   const stated = vocabularyPairs(texts.definitions, texts.annotations);
   const defined = new Set(stated.map((pair) => pair.term.toLowerCase()));
-  const fromColumns = columnAcronymPairs(tables).filter((pair) => !defined.has(pair.term.toLowerCase()));
+  const fromColumns = VOCABULARY_RULES.columnAcronyms ? columnAcronymPairs(tables).filter((pair) => !defined.has(pair.term.toLowerCase())) : [];
   return [...stated, ...fromColumns].slice(0, MAX_VOCABULARY_PAIRS);
 }
 
@@ -192,6 +208,8 @@ export function workspacePairs(texts: DefinitionTexts, tables: AnnotatedTable[])
 export interface Alternative {
   lexemes: string[];
   needed: number;
+  /** What the query word counts for when a candidate holds the alternative instead; FUSION.vocabularyWeight when absent. */
+  weight?: number;
 }
 
 /**
@@ -200,7 +218,7 @@ export interface Alternative {
  * enough), half of a defined term, whose head noun is often absent where it is used ("logo churn"
  * for "churned account").
  */
-export const HELD = { acronym: 2 / 3, definition: 1 / 2 } as const;
+export const HELD: Record<VocabularyPair["kind"], number> = { acronym: 2 / 3, definition: 1 / 2 };
 
 /**
  * Which side of which entry a query holds, as the candidate query reports it (`t3`: the term of
@@ -251,6 +269,7 @@ function patternsOf(pair: VocabularyPair): [PhrasePattern, PhrasePattern] {
  * this vector than the query's own. Only acronym pairs: a definition's words are no name for it.
  */
 export function vectorText(text: string, entries: VocabularyEntry[]): string {
+  if (!VOCABULARY_RULES.vectorNames) return text;
   const lower = text.toLowerCase();
   const added: string[] = [];
   for (const { pair } of entries) {
@@ -272,7 +291,10 @@ const MAX_CACHED_WORKSPACES = 10_000;
 export function createWorkspaceVocabulary(repository: VocabularySource, ttlMs = VOCABULARY_TTL_MS) {
   const cached = new Map<string, { until: number; entries: Promise<VocabularyEntry[]> }>();
   async function load(workspaceId: string): Promise<VocabularyEntry[]> {
-    const [texts, tables] = await Promise.all([repository.definitionTexts(workspaceId), repository.annotatedTables(workspaceId)]);
+    const [texts, tables] = await Promise.all([
+      repository.definitionTexts(workspaceId),
+      VOCABULARY_RULES.columnAcronyms ? repository.annotatedTables(workspaceId) : Promise.resolve([]),
+    ]);
     const pairs = workspacePairs(texts, tables);
     const lexemes = await repository.lexemesOf(pairs.flatMap((pair) => [pair.term, pair.expansion]));
     return pairs

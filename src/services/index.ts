@@ -105,6 +105,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     database,
     embeddings,
     indexer,
+    /** Each workspace's vocabulary (cached per process): the evaluation reads it afresh between settings. */
+    vocabulary,
     vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, engine: database.kind }),
     storage,
     directives,

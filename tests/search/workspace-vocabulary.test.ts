@@ -1,5 +1,5 @@
 import request from "supertest";
-import { columnAcronymPairs, MAX_VOCABULARY_PAIRS, vectorText, vocabularyPairs, workspacePairs } from "../../src/search/workspace-vocabulary";
+import { columnAcronymPairs, MAX_VOCABULARY_PAIRS, vectorText, VOCABULARY_RULES, vocabularyPairs, workspacePairs } from "../../src/search/workspace-vocabulary";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -57,29 +57,29 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "acronym", term: "CAC", expansion: "customer acquisition cost" },
       { kind: "acronym", term: "PAYG", expansion: "pay-as-you-go riders" },
       { kind: "acronym", term: "NRR", expansion: "Net revenue retention" },
-      { kind: "definition", term: "commuter", expansion: "rider with at least 8" },
-      { kind: "definition", term: "churned account", expansion: "no active paid subscription and" },
+      { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
+      { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
     ]);
   });
 
-  it("reads an acronym from a column name its table's annotation spells out, unless a definition names it", () => {
+  it("reads an acronym from a column name its table's annotation spells out, unless a definition names it (when switched on)", () => {
     const tables = [{ columns: ["day", "city", "vor_share", "mtbf_rides", "ride_id"], texts: ["Daily fleet status per city", "vehicles off road", "mean time between failures"] }];
     expect(columnAcronymPairs(tables)).toEqual([
       { kind: "acronym", term: "VOR", expansion: "vehicles off road" },
       { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
     ]);
-    expect(workspacePairs({ definitions: [MTBF_DEFINITION], annotations: [] }, tables).map((pair) => [pair.term, pair.expansion])).toEqual([
-      ["MTBF", "mean time between failures"],
-      ["VOR", "vehicles off road"],
-    ]);
-  });
-
-  it("finds an artifact that spells out an acronym known from a column name", async () => {
-    const ws = await workspaceWith({
-      dataSources: [fleetSource(["day", "vor_share"], ["fleet availability", "vehicles off road"])],
-      artifacts: ["Vehicles off road peaked at 21% of the scooter fleet", "Scooter revenue grew"],
-    });
-    expect((await search(ws, "VOR by city")).map((result) => result.summary)).toEqual(["Vehicles off road peaked at 21% of the scooter fleet"]);
+    const pairs = () => workspacePairs({ definitions: [MTBF_DEFINITION], annotations: [] }, tables).map((pair) => [pair.term, pair.expansion]);
+    // Off by default: the held-out sets read the same without it (docs/search.md, "Issue 24: what was tried").
+    expect(pairs()).toEqual([["MTBF", "mean time between failures"]]);
+    VOCABULARY_RULES.columnAcronyms = true;
+    try {
+      expect(pairs()).toEqual([
+        ["MTBF", "mean time between failures"],
+        ["VOR", "vehicles off road"],
+      ]);
+    } finally {
+      VOCABULARY_RULES.columnAcronyms = false;
+    }
   });
 
   it("makes the query's vector from the query and the other name of each acronym it uses", () => {
@@ -109,9 +109,9 @@ describe("the vocabulary a workspace defines", () => {
         ["Every payment: passes, single rides and corporate invoices."],
       ),
     ).toEqual([
-      { kind: "definition", term: "Churn", expansion: "customers leaving during the month" },
-      { kind: "definition", term: "Activation", expansion: "first completed ride within 7" },
-      { kind: "definition", term: "Dock health", expansion: "share of docks that lock" },
+      { kind: "definition", term: "Churn", expansion: "customers leaving during the month, trials excluded" },
+      { kind: "definition", term: "Activation", expansion: "first completed ride within 7 days of sign-up" },
+      { kind: "definition", term: "Dock health", expansion: "share of docks that lock and charge" },
     ]);
   });
 
@@ -133,7 +133,8 @@ describe("the vocabulary a workspace defines", () => {
       definitions: [{ statement: "Churn: customers leaving during the month, trials excluded." }],
       artifacts: ["Enterprise logo churn fell in Q2", "Scooter revenue grew"],
     });
-    expect((await search(ws, "why are customers leaving")).map((result) => result.summary)).toEqual(["Enterprise logo churn fell in Q2"]);
+    // Two thirds of the definition's first 8 words (docs/search.md: 5 words helped the tuning half only).
+    expect((await search(ws, "which customers left this month, excluding trials")).map((result) => result.summary)).toEqual(["Enterprise logo churn fell in Q2"]);
   });
 
   it("finds the item named by a defined term for a question phrased as its definition", async () => {

@@ -67,7 +67,10 @@ export async function createTestApp(
   const database =
     options.database ?? (options.databaseUrl ? postgresDatabase(options.databaseUrl, DEFAULT_DATABASE_POOL_SIZE) : await openTestDatabase());
   const logger = options.logger ?? createLogger("silent");
-  const embeddings = options.embeddings ?? new LocalEmbeddings();
+  // A search whose query embedding misses the service's 1.5 s budget falls back to words alone, as
+  // it should in production; on a busy CI machine that turned meaning-only assertions into chance.
+  // Tests wait for the vector instead; none of them measures the budget.
+  const embeddings = options.embeddings ?? new LocalEmbeddings({ queryBudgetMs: 60_000 });
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
   const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa, maxOAuthClients: options.maxOAuthClients });

@@ -1,5 +1,4 @@
 import type { Services } from "../src/services";
-import { FEEDBACK } from "../src/search/hybrid-candidates";
 import { FUSION } from "../src/search/hybrid-fusion";
 import { EXPANSION } from "../src/search/lexical-expansion";
 import { HELD, VOCABULARY_RULES } from "../src/search/workspace-vocabulary";
@@ -21,47 +20,39 @@ const defaults = {
   fusion: { ...FUSION },
   expansion: { ...EXPANSION },
   held: { ...HELD },
-  feedback: { ...FEEDBACK },
   rules: { ...VOCABULARY_RULES },
 };
 const reset = () => {
   Object.assign(FUSION, defaults.fusion);
   Object.assign(EXPANSION, defaults.expansion);
   Object.assign(HELD, defaults.held);
-  Object.assign(FEEDBACK, defaults.feedback);
   Object.assign(VOCABULARY_RULES, defaults.rules);
 };
 
 export const VARIANTS: Variant[] = [
   { name: "current", about: "the service as configured", apply: () => undefined },
   { name: "no-expansion", about: "WordNet expansion off", apply: () => (EXPANSION.enabled = false) },
-  { name: "no-strong-lexical", about: "no lexical score keeps meaning ≥ itself", apply: () => (FUSION.strongLexical = Number.POSITIVE_INFINITY) },
   { name: "column-acronyms", about: "acronyms from column names on", apply: () => (VOCABULARY_RULES.columnAcronyms = true) },
   { name: "definition-5-words", about: "a definition's first 5 words", apply: () => (VOCABULARY_RULES.definitionWords = 5) },
-  { name: "last-round", about: "the last round's settings: no WordNet, no strong lexical, column acronyms, definitions of 5 words", apply: () => {
+  { name: "last-round", about: "the last round's settings: no WordNet, column acronyms, definitions of 5 words", apply: () => {
     EXPANSION.enabled = false;
-    FUSION.strongLexical = Number.POSITIVE_INFINITY;
     Object.assign(VOCABULARY_RULES, { columnAcronyms: true, definitionWords: 5 });
   } },
-  { name: "feedback-5-0.2-vector-0.4", about: "feedback at 0.2 and vector weight 0.4", apply: () => (FEEDBACK.terms = 5) && Object.assign(FUSION, { vectorWeight: 0.4, textWeight: 0.6 }) },
   { name: "expansion-0.3", about: "WordNet words at 0.3", apply: () => Object.assign(FUSION, { expansionWeight: 0.3, derivedWeight: 0.3 }) },
   { name: "expansion-0.5", about: "WordNet words at 0.5", apply: () => Object.assign(FUSION, { expansionWeight: 0.5, derivedWeight: 0.5 }) },
   { name: "expansion-0.7", about: "WordNet words at 0.7", apply: () => Object.assign(FUSION, { expansionWeight: 0.7, derivedWeight: 0.7 }) },
   { name: "derived-0.6", about: "WordNet derivations and pertainyms at 0.6, synonyms as they are", apply: () => (FUSION.derivedWeight = 0.6) },
   { name: "derived-0.8", about: "WordNet derivations and pertainyms at 0.8, synonyms as they are", apply: () => (FUSION.derivedWeight = 0.8) },
   { name: "expansion-2-senses", about: "WordNet: first 2 senses per part of speech", apply: () => (EXPANSION.senses = 2) },
-  { name: "strong-lexical-0.75", about: "a lexical score ≥ 0.75 keeps meaning ≥ itself", apply: () => (FUSION.strongLexical = 0.75) },
-  { name: "strong-lexical-0.9", about: "a lexical score ≥ 0.9 keeps meaning ≥ itself", apply: () => (FUSION.strongLexical = 0.9) },
   { name: "no-column-acronyms", about: "acronyms from column names off", apply: () => (VOCABULARY_RULES.columnAcronyms = false) },
   { name: "no-vector-names", about: "the other name of an acronym not added to the query's vector", apply: () => (VOCABULARY_RULES.vectorNames = false) },
   { name: "acronym-held-half", about: "half of an acronym's name held (was two thirds)", apply: () => (HELD.acronym = 1 / 2) },
   { name: "vocabulary-0.8", about: "vocabulary weight 0.8 (was 0.9)", apply: () => (FUSION.vocabularyWeight = 0.8) },
   { name: "definition-8-words", about: "a definition's first 8 words (was 5)", apply: () => (VOCABULARY_RULES.definitionWords = 8) },
-  { name: "feedback-5-0.2", about: "pseudo-relevance feedback: 5 words shared by 2 of the best 3 full-text hits, at 0.2", apply: () => (FEEDBACK.terms = 5) },
-  { name: "feedback-5-0.4", about: "pseudo-relevance feedback: 5 words, at 0.4", apply: () => Object.assign(FEEDBACK, { terms: 5 }) && (FUSION.feedbackWeight = 0.4) },
-  { name: "known-sqrt", about: "lexical score × √(known share of the query's lexemes) (was × the share)", apply: () => (FUSION.knownDamping = 0.5) },
-  { name: "known-none", about: "lexical score not damped by the known share", apply: () => (FUSION.knownDamping = 0) },
   { name: "vector-0.4", about: "vector weight 0.4, text 0.6", apply: () => Object.assign(FUSION, { vectorWeight: 0.4, textWeight: 0.6 }) },
+  // The halves alone, each with any score above 0 returned: what each contributes to the fusion.
+  { name: "words-only", about: "the lexical score alone (meaning weighted 0)", apply: () => Object.assign(FUSION, { vectorWeight: 0, textWeight: 1, minScore: 1e-6 }) },
+  { name: "meaning-only", about: "the semantic score alone (words weighted 0)", apply: () => Object.assign(FUSION, { vectorWeight: 1, textWeight: 0, minScore: 1e-6 }) },
   { name: "vector-0.6", about: "vector weight 0.6, text 0.4", apply: () => Object.assign(FUSION, { vectorWeight: 0.6, textWeight: 0.4 }) },
 ];
 

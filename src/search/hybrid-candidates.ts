@@ -117,8 +117,6 @@ export interface CandidateScores extends SearchCandidate {
   vocabularyApplied: string[];
   /** The same on every row: "lexeme related kind" for each WordNet word searched for a query lexeme (stemmed as documents are). */
   lexicalExpansions: string[];
-  /** The same on every row: the feedback lexemes (FEEDBACK) and how many documents hold each. */
-  feedbackFrequency: Record<string, number>;
   /** The caller's own words behind matchedLexemes ("enterprises", not the stem "enterpris"), in query order; empty unless the source asks. */
   matchedTerms: string[];
   /** The same on every row: the collection's figures for the query's lexemes. */
@@ -136,22 +134,13 @@ export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: Vocabul
     const alternative: Alternative = { lexemes: [related], needed: 1, weight: kind === "derived" ? FUSION.derivedWeight : FUSION.expansionWeight };
     alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), alternative]);
   }
-  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {}, queryLexemes, alternatives, feedback: first?.feedbackFrequency ?? {} };
+  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {}, queryLexemes, alternatives };
 }
 
 /** The candidates of a search ranked by the one scoring, with the query's vocabulary, cut to `limit`. */
 export function rankFound<C extends CandidateScores>(candidates: C[], query: HybridQuery, limit: number): Array<C & { score: number }> {
   return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
 }
-
-/**
- * Pseudo-relevance feedback on the full-text side: the words that at least 2 of the best `docs`
- * full-text hits share and the query lacks, the rarest `terms` of them, are added to what every
- * candidate is matched against, at FUSION.feedbackWeight (lexicalScore). 0 terms: off, as it is:
- * on the held-out sets it lifted Fenmoor Health's query intelligence and cost Cobalt Cycles' held-out
- * half its ranking of artifacts and patterns (docs/search.md, "Issue 24: what was tried").
- */
-export const FEEDBACK = { docs: 3, terms: 0 };
 
 /**
  * Which half of a search one statement runs (see hybridCandidates). The vector half reads the
@@ -166,8 +155,8 @@ type Half =
       nearest: Prisma.Sql;
       known: string[];
       figures?: boolean;
-      /** Lexemes matched besides the query's: the feedback's and WordNet's, as the text half found them. */
-      feedback: string[];
+      /** WordNet's words for the query's, as the text half stemmed them: matched besides the query's own lexemes. */
+      related: string[];
     };
 
 /**
@@ -252,7 +241,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
   let similarity = Prisma.sql`NULL::float8`;
   let figures = Prisma.empty;
   if (half.kind === "text") {
-    const { keyOwner, keyOwnerId, workspaceId, name } = source.collection;
+    const { keyOwner, keyOwnerId } = source.collection;
     // The collection's figures are kept as rows change (collectionFigures). The full-text hits
     // are read rarest word first, each word's postings up to what TEXT_HITS_READ leaves (quota),
     // and only then ranked: with any-word matching, a common word of a large workspace otherwise
@@ -280,23 +269,12 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     candidate_ids(id, known) AS MATERIALIZED (
       SELECT hits.id, false FROM hits ORDER BY hits.rank DESC, hits.id LIMIT ${CANDIDATES_PER_HALF}
     ),
-    feedback AS MATERIALIZED (
-      SELECT f.lexeme, c.documents FROM (
-        SELECT u.lexeme FROM (SELECT hits.id FROM hits ORDER BY hits.rank DESC, hits.id LIMIT ${FEEDBACK.docs}) AS top
-        JOIN ${table} t ON t.workspace_id = ${workspaceId} AND t.id = top.id
-        CROSS JOIN search_query CROSS JOIN unnest(t.search_document) AS u
-        WHERE ${FEEDBACK.terms} > 0 AND NOT u.lexeme = ANY(search_query.lexemes) AND length(u.lexeme) > 2 AND u.lexeme !~ '^[0-9.,-]+$'
-        GROUP BY u.lexeme HAVING count(*) >= 2
-      ) AS f, LATERAL (SELECT c.documents FROM search_term_counts c
-                       WHERE c.workspace_id = ${workspaceId} AND c.collection = ${name} AND c.lexeme = f.lexeme LIMIT 1) AS c
-      ORDER BY c.documents, f.lexeme LIMIT ${FEEDBACK.terms}
-    ),
-    extra(lexemes) AS (SELECT ARRAY(SELECT lexeme FROM feedback))`;
-    figures = Prisma.sql`,
-      (SELECT coalesce(json_object_agg(lexeme, documents), '{}'::json) FROM feedback) AS "feedbackFrequency"${FIGURES}`;
+    -- search_query holds WordNet's words here: none to match besides.
+    related(lexemes) AS (SELECT ARRAY[]::text[])`;
+    figures = FIGURES;
   } else {
     const vector = Prisma.sql`${toVectorLiteral(half.vector.vector)}::halfvec`;
-    if (half.figures) figures = Prisma.sql`, '{}'::json AS "feedbackFrequency"${FIGURES}`;
+    if (half.figures) figures = FIGURES;
     candidates = Prisma.sql`${half.figures ? Prisma.sql`${collectionFigures(source)},
     ` : Prisma.empty}nearest AS MATERIALIZED (${half.nearest}),
     candidate_ids(id, known) AS MATERIALIZED (
@@ -305,7 +283,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
       SELECT nearest.id, false FROM nearest WHERE NOT nearest.id = ANY(${half.known}::text[])
     )`;
     similarity = Prisma.sql`coalesce(1 - n.distance, ${source.vectors.similarity(vector, half.vector.model)})`;
-    candidates = Prisma.sql`${candidates}, extra(lexemes) AS (SELECT ${half.feedback}::text[])`;
+    candidates = Prisma.sql`${candidates}, related(lexemes) AS (SELECT ${half.related}::text[])`;
   }
   return Prisma.sql`
     WITH original AS (SELECT ${queryLexemes(query.text)} AS lexemes),
@@ -355,7 +333,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     CROSS JOIN LATERAL (
       SELECT array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes,
              array_agg((SELECT min(w::text) FROM unnest(u.weights) AS w) ORDER BY u.lexeme) AS weights
-      FROM unnest(t.search_document) AS u, extra WHERE NOT c.known AND (u.lexeme = ANY(search_query.lexemes) OR u.lexeme = ANY(extra.lexemes))
+      FROM unnest(t.search_document) AS u, related WHERE NOT c.known AND (u.lexeme = ANY(search_query.lexemes) OR u.lexeme = ANY(related.lexemes))
     ) matched
     WHERE ${source.where}`;
 }
@@ -388,19 +366,17 @@ export async function hybridCandidates<C extends CandidateScores>(
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
   // The text statement has stemmed WordNet's words already: the vector statement takes its
-  // lexemes as they are, with the feedback's, instead of stemming them again; unless it reads the
-  // collection's figures itself (a filter no text hit matched), when it stems them as the text half does.
-  const related = (textRows[0]?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!);
-  const extra = [...new Set([...Object.keys(textRows[0]?.feedbackFrequency ?? {}), ...related])];
+  // lexemes as they are instead of stemming them again; unless it reads the collection's figures
+  // itself (a filter no text hit matched), when it stems them as the text half does.
+  const related = [...new Set((textRows[0]?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!))];
   const readsFigures = source.filter !== undefined && textRows.length === 0;
-  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: readsFigures, feedback: extra }, readsFigures ? words : { ...words, expansions: [] });
+  const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: readsFigures, related }, readsFigures ? words : { ...words, expansions: [] });
   const figures = textRows[0] && {
     documents: textRows[0].documents,
     documentFrequency: textRows[0].documentFrequency,
     queryLexemes: textRows[0].queryLexemes,
     vocabularyApplied: textRows[0].vocabularyApplied,
     lexicalExpansions: textRows[0].lexicalExpansions,
-    feedbackFrequency: textRows[0].feedbackFrequency,
   };
   return vectorRows.map((row) => {
     const found = known.get(row.id);

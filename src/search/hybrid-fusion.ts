@@ -34,20 +34,6 @@ export const FUSION = {
    * another part of speech, which the stemmer does not conflate, so nearer the word than a synonym.
    */
   derivedWeight: 0.3,
-  /**
-   * A lexical score at or above which the words decide (most of the query's idf in the candidate's
-   * headline fields): its meaning then counts as at least its lexical score, so a nearer vector of
-   * another item cannot bury it. Infinity: off, as it is: at 0.75 or 0.9 it changed nothing on the
-   * held-out sets with the other settings as they are (docs/search.md, "Issue 24: what was tried").
-   */
-  strongLexical: Number.POSITIVE_INFINITY,
-  /**
-   * The power of the known share of the query's lexemes the lexical score is multiplied by: 1
-   * (the share itself), 0.5 (its square root), 0 (no damping).
-   */
-  knownDamping: 1,
-  /** How much a pseudo-relevance feedback lexeme counts beside the query's own (hybrid-candidates.ts, FEEDBACK; off). */
-  feedbackWeight: 0.2,
 };
 
 export interface SearchCandidate {
@@ -69,8 +55,6 @@ export interface LexemeStats {
   queryLexemes?: string[];
   /** For a query lexeme, the lexemes of each vocabulary entry that may stand in for it (alternativesOf). */
   alternatives?: Map<string, Alternative[]>;
-  /** Pseudo-relevance feedback lexemes (words the best full-text hits share) and how many documents hold each. */
-  feedback?: Record<string, number>;
 }
 
 /** Rarer words say more about what is wanted (BM25's idf, always positive). */
@@ -106,16 +90,10 @@ export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): nu
     return best;
   };
   const known = lexemes.filter((lexeme) => idfOf(lexeme) > 0);
-  const feedback = Object.keys(stats.feedback ?? {});
-  const feedbackIdf = (lexeme: string) => FUSION.feedbackWeight * idf({ documents: stats.documents, documentFrequency: stats.feedback ?? {} }, lexeme);
-  let total = known.reduce((sum, lexeme) => sum + idfOf(lexeme), 0);
+  const total = known.reduce((sum, lexeme) => sum + idfOf(lexeme), 0);
   if (total === 0) return 0;
-  let matched = known.reduce((sum, lexeme) => sum + idfOf(lexeme) * weightOf(lexeme), 0);
-  for (const lexeme of feedback) {
-    total += feedbackIdf(lexeme);
-    matched += feedbackIdf(lexeme) * (fieldOf.get(lexeme) ?? 0);
-  }
-  return Math.min(1, (matched / total) * (known.length / lexemes.length) ** FUSION.knownDamping);
+  const matched = known.reduce((sum, lexeme) => sum + idfOf(lexeme) * weightOf(lexeme), 0);
+  return Math.min(1, (matched / total) * (known.length / lexemes.length));
 }
 
 export function semanticScore(similarity: number | null): number {
@@ -125,8 +103,7 @@ export function semanticScore(similarity: number | null): number {
 
 export function fusedScore(candidate: SearchCandidate, stats: LexemeStats): number {
   const lexical = lexicalScore(candidate, stats);
-  const semantic = lexical >= FUSION.strongLexical ? Math.max(lexical, semanticScore(candidate.similarity)) : semanticScore(candidate.similarity);
-  const score = FUSION.vectorWeight * semantic + FUSION.textWeight * lexical;
+  const score = FUSION.vectorWeight * semanticScore(candidate.similarity) + FUSION.textWeight * lexical;
   return Math.round(score * 1e6) / 1e6;
 }
 

@@ -57,8 +57,11 @@ export interface JudgedSet {
 }
 
 export const DEFAULT_SET_DIR = path.join(__dirname, "cobalt-cycles");
-/** The sets `npm run eval` measures: Cobalt Cycles, split in halves, and Fenmoor Health, held-out whole. */
-export const EVAL_SET_DIRS = [DEFAULT_SET_DIR, path.join(__dirname, "fenmoor-health")];
+/**
+ * The sets `npm run eval` measures: Cobalt Cycles, split in halves, and Fenmoor Health and Larchmont
+ * Software, each held-out whole.
+ */
+export const EVAL_SET_DIRS = [DEFAULT_SET_DIR, path.join(__dirname, "fenmoor-health"), path.join(__dirname, "larchmont-software")];
 
 export function loadJudgedSet(dir: string = DEFAULT_SET_DIR): JudgedSet {
   const read = (file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8"));

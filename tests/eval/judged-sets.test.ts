@@ -4,9 +4,10 @@ import { placer, readSplitFile } from "../../eval/split";
 
 // The judged sets are data: these checks keep them whole (every graded key exists, every query in
 // one half) without running the model. `npm run eval` measures them.
-const [cobaltDir, fenmoorDir] = EVAL_SET_DIRS as [string, string];
+const [cobaltDir, fenmoorDir, larchmontDir] = EVAL_SET_DIRS as [string, string, string];
 const cobalt = loadJudgedSet(cobaltDir);
 const fenmoor = loadJudgedSet(fenmoorDir);
+const larchmont = loadJudgedSet(larchmontDir);
 
 const queriesOf = (set: JudgedSet) => ENDPOINTS.flatMap((endpoint) => set.judgements[endpoint].map((query) => ({ endpoint, query })));
 const itemKeysOf = (set: JudgedSet) => [
@@ -47,19 +48,19 @@ describe("the split of cobalt-cycles", () => {
   });
 });
 
-describe("the fenmoor-health set", () => {
+describe.each([fenmoor, larchmont].map((set) => [set.name, set] as const))("the %s set", (_name, set) => {
   it("is held-out whole", () => {
-    expect(queriesOf(fenmoor).every(({ query }) => query.half === "held-out")).toBe(true);
+    expect(queriesOf(set).every(({ query }) => query.half === "held-out")).toBe(true);
   });
 
   it("imports through the admin import schema", () => {
-    const document = importDocumentOf(fenmoor);
-    expect(document.artifacts).toHaveLength(fenmoor.workspace.artifacts.length);
-    expect(document.memories).toHaveLength(fenmoor.workspace.memories.length);
+    const document = importDocumentOf(set);
+    expect(document.artifacts).toHaveLength(set.workspace.artifacts.length);
+    expect(document.memories).toHaveLength(set.workspace.memories.length);
   });
 });
 
-describe.each([cobalt, fenmoor].map((set) => [set.name, set] as const))("the judgements of %s", (_name, set) => {
+describe.each([cobalt, fenmoor, larchmont].map((set) => [set.name, set] as const))("the judgements of %s", (_name, set) => {
   it("grade only items that exist in its workspace, never an inactive memory", () => {
     const artifacts = new Set(set.workspace.artifacts.map((a) => a.key));
     const activeMemories = new Set(set.workspace.memories.filter((m) => m.active !== false).map((m) => m.key));

@@ -58,8 +58,8 @@ export interface JudgedSet {
 
 export const DEFAULT_SET_DIR = path.join(__dirname, "cobalt-cycles");
 /**
- * The sets `npm run eval` measures: Cobalt Cycles, split in halves, and Fenmoor Health and Larchmont
- * Software, each held-out whole.
+ * The sets `npm run eval` measures: Cobalt Cycles, split in halves; Fenmoor Health, tuning whole
+ * (its split.json says why); Larchmont Software, held-out whole.
  */
 export const EVAL_SET_DIRS = [DEFAULT_SET_DIR, path.join(__dirname, "fenmoor-health"), path.join(__dirname, "larchmont-software")];
 

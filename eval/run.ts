@@ -13,21 +13,21 @@ import { tune, tuneVocabulary } from "./tune";
 import { compareLatency, runVariants } from "./variants";
 
 // `npm run eval [set-dir…] [--misses[=all]] [--tune | --tune-vocabulary]`: imports each judged set
-// (by default eval/cobalt-cycles, split in a tuning and a held-out half, and eval/fenmoor-health,
-// held-out whole) into its own workspace of a fresh embedded database through the real import
-// service, embeds it with the real local model, runs every judged query through the services behind
-// REST, and prints the service's figures beside a BM25 baseline per set and half, then hit@3 of all
-// of them side by side. `--misses` lists the tuning half's misses only: whoever tunes the ranking
-// must not read the held-out ones; `--misses=all` lists every set's. `--tune` and
-// `--tune-vocabulary` sweep weights instead, scored on the tuning half (eval/tune.ts);
-// `--variants[=name,…]` measures named settings side by side, aggregates only (eval/variants.ts).
+// (by default eval/cobalt-cycles, split in a tuning and a held-out half, eval/fenmoor-health, tuning
+// whole, and eval/larchmont-software, held-out whole) into its own workspace of a fresh embedded
+// database through the real import service, embeds it with the real local model, runs every judged
+// query through the services behind REST, and prints the service's figures beside a BM25 baseline
+// per set and half, then hit@3 of all of them side by side. `--misses` lists the tuning columns'
+// misses only: whoever tunes the ranking must not read the held-out ones; `--misses=all` lists every
+// set's. `--tune` and `--tune-vocabulary` sweep weights instead, scored on the tuning columns
+// (eval/tune.ts); `--variants[=name,…]` measures named settings side by side, aggregates only (eval/variants.ts).
 
 function missesWanted(args: string[]): "tuning" | "all" | undefined {
   const flag = args.find((arg) => arg === "--misses" || arg.startsWith("--misses="));
   if (flag === undefined) return undefined;
   if (flag === "--misses") return "tuning";
   if (flag === "--misses=all") return "all";
-  throw new Error(`${flag}: use --misses (the tuning half) or --misses=all`);
+  throw new Error(`${flag}: use --misses (the tuning columns) or --misses=all`);
 }
 
 async function main(): Promise<void> {
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     }
     printSummary(columns);
     if (misses) {
-      console.log(misses === "tuning" ? "\nmisses of the tuning half (--misses=all: every set)" : "\nmisses of every set");
+      console.log(misses === "tuning" ? "\nmisses of the tuning columns (--misses=all: every set)" : "\nmisses of every set");
       printMisses(misses === "all" ? columns : columns.filter((c) => c.half === "tuning"));
     }
   } finally {

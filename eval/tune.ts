@@ -3,7 +3,7 @@ import { FUSION } from "../src/search/hybrid-fusion";
 import { ENDPOINTS, columnLabel, summarise, type Column, type QueryOutcome } from "./harness";
 import { measure, type ImportedRun } from "./measure";
 
-// `--tune` and `--tune-vocabulary`: one line per setting, scored on the tuning half only. The
+// `--tune` and `--tune-vocabulary`: one line per setting, scored on the tuning columns only. The
 // held-out figure of each setting is printed last, to be read once a setting has been chosen from
 // the tuning figures, never to choose one.
 
@@ -22,7 +22,7 @@ const VOCABULARY_WEIGHTS = [0, 0.5, 0.8, 0.9, 1];
 interface Scored {
   /** Every tuning column's outcomes together. */
   tuning: QueryOutcome[];
-  /** Results returned for the unrelated queries of the sets that have a tuning half. */
+  /** Results returned for the unrelated queries of the sets that have tuning queries. */
   unrelated: number;
   heldOut: Column[];
 }

@@ -50,10 +50,10 @@ export const VARIANTS: Variant[] = [
   { name: "vocabulary-0.8", about: "vocabulary weight 0.8 (was 0.9)", apply: () => (FUSION.vocabularyWeight = 0.8) },
   { name: "definition-8-words", about: "a definition's first 8 words (was 5)", apply: () => (VOCABULARY_RULES.definitionWords = 8) },
   { name: "vector-0.4", about: "vector weight 0.4, text 0.6", apply: () => Object.assign(FUSION, { vectorWeight: 0.4, textWeight: 0.6 }) },
+  { name: "vector-0.6", about: "vector weight 0.6, text 0.4", apply: () => Object.assign(FUSION, { vectorWeight: 0.6, textWeight: 0.4 }) },
   // The halves alone, each with any score above 0 returned: what each contributes to the fusion.
   { name: "words-only", about: "the lexical score alone (meaning weighted 0)", apply: () => Object.assign(FUSION, { vectorWeight: 0, textWeight: 1, minScore: 1e-6 }) },
   { name: "meaning-only", about: "the semantic score alone (words weighted 0)", apply: () => Object.assign(FUSION, { vectorWeight: 1, textWeight: 0, minScore: 1e-6 }) },
-  { name: "vector-0.6", about: "vector weight 0.6, text 0.4", apply: () => Object.assign(FUSION, { vectorWeight: 0.6, textWeight: 0.4 }) },
 ];
 
 const f = (value: number) => value.toFixed(2);

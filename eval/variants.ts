@@ -32,11 +32,10 @@ const reset = () => {
 export const VARIANTS: Variant[] = [
   { name: "current", about: "the service as configured", apply: () => undefined },
   { name: "no-expansion", about: "WordNet expansion off", apply: () => (EXPANSION.enabled = false) },
-  { name: "column-acronyms", about: "acronyms from column names on", apply: () => (VOCABULARY_RULES.columnAcronyms = true) },
   { name: "definition-5-words", about: "a definition's first 5 words", apply: () => (VOCABULARY_RULES.definitionWords = 5) },
-  { name: "last-round", about: "the last round's settings: no WordNet, column acronyms, definitions of 5 words", apply: () => {
+  { name: "last-round", about: "the last round's settings still switchable: no WordNet, definitions of 5 words", apply: () => {
     EXPANSION.enabled = false;
-    Object.assign(VOCABULARY_RULES, { columnAcronyms: true, definitionWords: 5 });
+    VOCABULARY_RULES.definitionWords = 5;
   } },
   { name: "expansion-0.3", about: "WordNet words at 0.3", apply: () => Object.assign(FUSION, { expansionWeight: 0.3, derivedWeight: 0.3 }) },
   { name: "expansion-0.5", about: "WordNet words at 0.5", apply: () => Object.assign(FUSION, { expansionWeight: 0.5, derivedWeight: 0.5 }) },
@@ -44,7 +43,6 @@ export const VARIANTS: Variant[] = [
   { name: "derived-0.6", about: "WordNet derivations and pertainyms at 0.6, synonyms as they are", apply: () => (FUSION.derivedWeight = 0.6) },
   { name: "derived-0.8", about: "WordNet derivations and pertainyms at 0.8, synonyms as they are", apply: () => (FUSION.derivedWeight = 0.8) },
   { name: "expansion-2-senses", about: "WordNet: first 2 senses per part of speech", apply: () => (EXPANSION.senses = 2) },
-  { name: "no-column-acronyms", about: "acronyms from column names off", apply: () => (VOCABULARY_RULES.columnAcronyms = false) },
   { name: "no-vector-names", about: "the other name of an acronym not added to the query's vector", apply: () => (VOCABULARY_RULES.vectorNames = false) },
   { name: "acronym-held-half", about: "half of an acronym's name held (was two thirds)", apply: () => (HELD.acronym = 1 / 2) },
   { name: "vocabulary-0.8", about: "vocabulary weight 0.8 (was 0.9)", apply: () => (FUSION.vocabularyWeight = 0.8) },

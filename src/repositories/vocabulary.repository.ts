@@ -1,15 +1,10 @@
 import type { Db } from "../db/database";
 import { Prisma } from "../generated/prisma/client";
 import { queryLexemes } from "../search/text-query";
-import type { AnnotatedTable, DefinitionTexts, VocabularySource } from "../search/workspace-vocabulary";
+import type { DefinitionTexts, VocabularySource } from "../search/workspace-vocabulary";
 
 /** Texts a workspace's vocabulary is read from, at most this many. */
 const MAX_TEXTS = 2_000;
-
-/** The objects of a stored JSON array (a schema, annotations), read defensively: anything else is none. */
-const objectsOf = (value: unknown): Array<Record<string, unknown>> =>
-  Array.isArray(value) ? value.filter((entry): entry is Record<string, unknown> => entry !== null && typeof entry === "object") : [];
-const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === "string") : []);
 
 export function createVocabularyRepository(db: Db): VocabularySource {
   return {
@@ -40,27 +35,6 @@ export function createVocabularyRepository(db: Db): VocabularySource {
         definitions: rows.filter((row) => row.source === 0).map((row) => row.text),
         annotations: rows.filter((row) => row.source === 1).map((row) => row.text),
       };
-    },
-
-    /**
-     * Each annotated table's column names beside the table's own words (its description and use
-     * cases), in the order the data sources were added; a table without an annotation says nothing
-     * about its columns.
-     */
-    async annotatedTables(workspaceId: string): Promise<AnnotatedTable[]> {
-      const sources = await db.dataSource.findMany({
-        where: { workspaceId },
-        select: { schema: true, tableAnnotations: true },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      });
-      return sources.flatMap((source) => {
-        const columnsOf = new Map(objectsOf(source.schema).map((table) => [table.tableName, stringsOf(objectsOf(table.columns).map((column) => column.columnName))]));
-        return objectsOf(source.tableAnnotations).flatMap((annotation) => {
-          const columns = columnsOf.get(annotation.tableName) ?? [];
-          const texts = stringsOf([annotation.description, ...stringsOf(annotation.useCases)]);
-          return columns.length > 0 && texts.length > 0 ? [{ columns, texts }] : [];
-        });
-      });
     },
 
     /** Each text's search lexemes, spelled as queries and documents spell them. */

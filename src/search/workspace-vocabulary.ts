@@ -1,11 +1,11 @@
 /**
  * The workspace's own vocabulary: acronyms and the names they stand for, and defined terms with
  * the opening words of their definitions, as its definition memories and table annotations spell
- * them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …"; column names
- * such as `vor_share` of a table used for "vehicles off road" only when VOCABULARY_RULES.columnAcronyms
- * is on). A query that uses one side
- * matches documents that use the other: "MTBF by city" finds an artifact about "mean time between
- * failures", and the other way round. docs/search.md has the rules and the judged-set figures.
+ * them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …"), never
+ * column names (acronyms read from them helped the tuning half only: docs/search.md, "Issue 24:
+ * what was tried"). A query that uses one side matches documents that use the other: "MTBF by
+ * city" finds an artifact about "mean time between failures", and the other way round.
+ * docs/search.md has the rules and the judged-set figures.
  */
 
 /** What a workspace says its words mean, in the order written: definition memories, and table annotations' descriptions and use cases. */
@@ -14,16 +14,9 @@ export interface DefinitionTexts {
   annotations: string[];
 }
 
-/** A table's column names and the words its annotation describes it with. */
-export interface AnnotatedTable {
-  columns: string[];
-  texts: string[];
-}
-
 /** Where a workspace's vocabulary is read from (vocabulary.repository.ts). */
 export interface VocabularySource {
   definitionTexts(workspaceId: string): Promise<DefinitionTexts>;
-  annotatedTables(workspaceId: string): Promise<AnnotatedTable[]>;
   /** Each text's search lexemes, spelled as queries and documents spell them. */
   lexemesOf(texts: string[]): Promise<string[][]>;
 }
@@ -87,11 +80,6 @@ const DEFINITION_WORDS = 8;
  * the service without each; docs/search.md, "Issue 24: what was tried", says which the held-out sets kept).
  */
 export const VOCABULARY_RULES = {
-  /**
-   * Acronyms spelled by column-name parts (columnAcronymPairs). Off: it lifted the tuning half only
-   * (the bare query "VOR"); the held-out sets read the same with and without it.
-   */
-  columnAcronyms: false,
   /** The other name of an acronym the query uses added to the text its vector is made from (vectorText). */
   vectorNames: true,
   /** Words of a definition kept as the term's other side. */
@@ -163,46 +151,6 @@ export function vocabularyPairs(definitions: string[], annotations: string[] = [
   return [...pairs.values()].slice(0, MAX_VOCABULARY_PAIRS);
 }
 
-/** Column-name parts read as acronyms: 3–5 letters ("vor" of `vor_share`; "id" and "km" are too short to tell). */
-const COLUMN_ACRONYM = /^[a-z]{3,5}$/;
-
-/** The consecutive words of a text whose initials spell the acronym, if any: "vor" in "vehicles off road". */
-function spelledIn(acronym: string, text: string): string | undefined {
-  const plain = words(text.replace(/[^\p{L}\p{N}\s]/gu, " "));
-  for (let start = 0; start + acronym.length <= plain.length; start++) {
-    const run = plain.slice(start, start + acronym.length);
-    if (run.map((word) => word[0]!.toLowerCase()).join("") === acronym) return run.join(" ");
-  }
-  return undefined;
-}
-
-/**
- * A column-name part that spells the initials of consecutive words of its table's description or
- * use cases: the column `vor_share` of a table used for "vehicles off road" pairs VOR with that name.
- */
-export function columnAcronymPairs(tables: AnnotatedTable[]): VocabularyPair[] {
-  const pairs = new Map<string, VocabularyPair>();
-  for (const table of tables) {
-    const parts = new Set(table.columns.flatMap((column) => column.toLowerCase().split(/[^a-z0-9]+/)).filter((part) => COLUMN_ACRONYM.test(part)));
-    for (const part of parts) {
-      const term = part.toUpperCase();
-      const name = pairs.has(term) ? undefined : table.texts.map((text) => spelledIn(part, text)).find(Boolean);
-      if (name) pairs.set(term, { kind: "acronym", term, expansion: name });
-    }
-  }
-  return [...pairs.values()];
-}
-
-/**
- * The workspace's pairs: those its definitions and annotations state, then the acronyms its column
- * names spell, unless a definition already says what they stand for.
- */
-export function workspacePairs(texts: DefinitionTexts, tables: AnnotatedTable[]): VocabularyPair[] {
-  const stated = vocabularyPairs(texts.definitions, texts.annotations);
-  const defined = new Set(stated.map((pair) => pair.term.toLowerCase()));
-  const fromColumns = VOCABULARY_RULES.columnAcronyms ? columnAcronymPairs(tables).filter((pair) => !defined.has(pair.term.toLowerCase())) : [];
-  return [...stated, ...fromColumns].slice(0, MAX_VOCABULARY_PAIRS);
-}
 
 /** Lexemes that may stand in for a query lexeme, and how many of them a candidate must hold. */
 export interface Alternative {
@@ -291,11 +239,8 @@ const MAX_CACHED_WORKSPACES = 10_000;
 export function createWorkspaceVocabulary(repository: VocabularySource, ttlMs = VOCABULARY_TTL_MS) {
   const cached = new Map<string, { until: number; entries: Promise<VocabularyEntry[]> }>();
   async function load(workspaceId: string): Promise<VocabularyEntry[]> {
-    const [texts, tables] = await Promise.all([
-      repository.definitionTexts(workspaceId),
-      VOCABULARY_RULES.columnAcronyms ? repository.annotatedTables(workspaceId) : Promise.resolve([]),
-    ]);
-    const pairs = workspacePairs(texts, tables);
+    const texts = await repository.definitionTexts(workspaceId);
+    const pairs = vocabularyPairs(texts.definitions, texts.annotations);
     const lexemes = await repository.lexemesOf(pairs.flatMap((pair) => [pair.term, pair.expansion]));
     return pairs
       .map((pair, i) => ({ pair, term: lexemes[2 * i] ?? [], expansion: lexemes[2 * i + 1] ?? [], cover: COVER[pair.kind] }))

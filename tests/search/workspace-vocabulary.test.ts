@@ -1,5 +1,5 @@
 import request from "supertest";
-import { columnAcronymPairs, MAX_VOCABULARY_PAIRS, vectorText, VOCABULARY_RULES, vocabularyPairs, workspacePairs } from "../../src/search/workspace-vocabulary";
+import { MAX_VOCABULARY_PAIRS, vectorText, vocabularyPairs } from "../../src/search/workspace-vocabulary";
 import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -60,26 +60,6 @@ describe("the vocabulary a workspace defines", () => {
       { kind: "definition", term: "commuter", expansion: "rider with at least 8 weekday rides starting" },
       { kind: "definition", term: "churned account", expansion: "no active paid subscription and its last subscription" },
     ]);
-  });
-
-  it("reads an acronym from a column name its table's annotation spells out, unless a definition names it (when switched on)", () => {
-    const tables = [{ columns: ["day", "city", "vor_share", "mtbf_rides", "ride_id"], texts: ["Daily fleet status per city", "vehicles off road", "mean time between failures"] }];
-    expect(columnAcronymPairs(tables)).toEqual([
-      { kind: "acronym", term: "VOR", expansion: "vehicles off road" },
-      { kind: "acronym", term: "MTBF", expansion: "mean time between failures" },
-    ]);
-    const pairs = () => workspacePairs({ definitions: [MTBF_DEFINITION], annotations: [] }, tables).map((pair) => [pair.term, pair.expansion]);
-    // Off by default: the held-out sets read the same without it (docs/search.md, "Issue 24: what was tried").
-    expect(pairs()).toEqual([["MTBF", "mean time between failures"]]);
-    VOCABULARY_RULES.columnAcronyms = true;
-    try {
-      expect(pairs()).toEqual([
-        ["MTBF", "mean time between failures"],
-        ["VOR", "vehicles off road"],
-      ]);
-    } finally {
-      VOCABULARY_RULES.columnAcronyms = false;
-    }
   });
 
   it("makes the query's vector from the query and the other name of each acronym it uses", () => {

@@ -5,6 +5,7 @@ import { buildApp } from "../src/app";
 import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
 import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
 import { openMemoryDatabase } from "../src/db/embedded-database";
+import { migrateDatabase } from "../src/db/database-readiness";
 import { applyMigrations } from "../src/db/migrations";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
@@ -63,8 +64,9 @@ export async function resetPostgres(url: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-  await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
   await client.end();
+  // What `npm run migrate` does, Citus's distribution included on a Citus coordinator.
+  await migrateDatabase(url);
 }
 
 /** Artifacts of a workspace without a headline vector of the model yet: not findable by meaning. */

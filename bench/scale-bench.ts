@@ -6,7 +6,7 @@ import { resetPostgres } from "./pipeline-bench";
 import { ConfigError, plansOf, readConfig, type ScaleConfig } from "./scale/config";
 import { buildCorpus, type Corpus } from "./scale/corpus";
 import { ANALYST_QUESTIONS } from "./scale/questions";
-import { allowIndexBuildsMemory, CONTENT_HEADERS, contentRow, recreateDatabaseBeside, relationSizes, serverVersions } from "./scale/databases";
+import { allowIndexBuildsMemory, CONTENT_HEADERS, contentRow, recreateDatabaseBeside, relationSizes, serverVersions, shardPlacements } from "./scale/databases";
 import { startApp, type BenchApp } from "./scale/measure";
 import { measureColumnRecall, measureRecall, NEAREST_ASKED, sweepProbes, type RecallRow } from "./scale/recall";
 import { ms, seconds, table, Targets, thousands } from "./scale/report";
@@ -75,7 +75,8 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
   const seedMs = performance.now() - seedStarted;
 
   const versions = await serverVersions(config.databaseUrl);
-  console.log(`## Scale bench: ${os.cpus().length} cores, PostgreSQL ${versions.postgres}, pgvector ${versions.pgvector}, Node ${process.version}\n`);
+  const citus = versions.citus ? `, Citus ${versions.citus} (a coordinator and ${versions.workers} workers)` : "";
+  console.log(`## Scale bench: ${os.cpus().length} cores, PostgreSQL ${versions.postgres}, pgvector ${versions.pgvector}${citus}, Node ${process.version}\n`);
   console.log(
     `Seeded in ${seconds(seedMs)} (big: rows ${seconds(big.timings.rowsMs)}, indexes ${seconds(big.timings.indexesMs)}; ` +
       `baseline: rows ${seconds(alone.timings.rowsMs)}, indexes ${seconds(alone.timings.indexesMs)}; ` +
@@ -85,6 +86,8 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
   );
   console.log(table(CONTENT_HEADERS, [await contentRow(config.databaseUrl, "big"), await contentRow(baselineUrl, "baseline (alone)")]));
   console.log(`\nBig database, after maintainSearchNow:\n\n${await relationSizes(config.databaseUrl)}\n`);
+  const placements = await shardPlacements(config.databaseUrl, big.workspaces);
+  if (placements) console.log(`Where the big database's workspaces live (each workspace's rows of every table on one node):\n\n${placements}\n`);
 
   const bigApp = await startApp(big.database, embeddings);
   closers.push(() => bigApp.close());

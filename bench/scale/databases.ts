@@ -1,4 +1,5 @@
 import { Client } from "pg";
+import { clusterNodes, createEmptyDatabase, dropDatabase } from "../../tests/support/postgres-server";
 import { bytes, table, thousands } from "./report";
 
 // The bench's two databases on one server, and what they hold.
@@ -13,24 +14,26 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
   }
 }
 
-/** A fresh, empty database named `<the URL's database>_<suffix>` on the same server; its URL. */
+/**
+ * A fresh, empty database named `<the URL's database>_<suffix>` on the same server; its URL. On a
+ * Citus cluster, a database of the cluster (on every node, the workers registered), as the tests
+ * make theirs.
+ */
 export async function recreateDatabaseBeside(url: string, suffix: string): Promise<string> {
-  const beside = new URL(url);
-  const name = `${decodeURIComponent(beside.pathname.slice(1)) || "postgres"}_${suffix}`;
-  await withClient(url, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${name}"`);
-  });
-  beside.pathname = `/${encodeURIComponent(name)}`;
-  return beside.toString();
+  const name = `${decodeURIComponent(new URL(url).pathname.slice(1)) || "postgres"}_${suffix}`;
+  await dropDatabase(url, name);
+  return createEmptyDatabase(url, name);
 }
 
-export function serverVersions(url: string): Promise<{ postgres: string; pgvector: string }> {
+export function serverVersions(url: string): Promise<{ postgres: string; pgvector: string; citus: string | null; workers: number }> {
   return withClient(url, async (client) => {
-    const { rows } = await client.query<{ postgres: string; pgvector: string }>(
-      "SELECT current_setting('server_version') AS postgres, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector",
+    const { rows } = await client.query<{ postgres: string; pgvector: string; citus: string | null }>(
+      `SELECT current_setting('server_version') AS postgres, (SELECT extversion FROM pg_extension WHERE extname = 'vector') AS pgvector,
+              (SELECT extversion FROM pg_extension WHERE extname = 'citus') AS citus`,
     );
-    return rows[0]!;
+    const versions = rows[0]!;
+    const workers = versions.citus ? Number((await client.query(`SELECT count(*) AS n FROM pg_dist_node WHERE groupid <> 0`)).rows[0].n) : 0;
+    return { ...versions, workers };
   });
 }
 
@@ -49,7 +52,8 @@ export function contentRow(url: string, label: string): Promise<string[]> {
 export const CONTENT_HEADERS = ["database", "workspaces", "artifacts", "artifact vectors", "memories", "query patterns"];
 
 /** pg_total_relation_size of the searched tables, and artifact_embeddings' indexes (the largest first). */
-export function relationSizes(url: string): Promise<string> {
+export async function relationSizes(url: string): Promise<string> {
+  if (await clusterNodes(url)) return citusRelationSizes(url);
   return withClient(url, async (client) => {
     const tables = await client.query<{ name: string; total: string; data: string }>(`
       SELECT relname AS name, pg_total_relation_size(oid) AS total, pg_relation_size(oid) AS data FROM pg_class
@@ -69,12 +73,50 @@ export function relationSizes(url: string): Promise<string> {
   });
 }
 
+/** On Citus: the searched tables' sizes over all their shards (indexes included). */
+function citusRelationSizes(url: string): Promise<string> {
+  return withClient(url, async (client) => {
+    const { rows } = await client.query<{ name: string; total: string; data: string }>(`
+      SELECT relname AS name, citus_total_relation_size(oid) AS total, citus_table_size(oid) AS data FROM pg_class
+      WHERE relname IN ('artifacts', 'artifact_embeddings', 'memories', 'query_patterns') AND relkind = 'r' ORDER BY relname`);
+    return table(["relation (all shards)", "kind", "size", ""], rows.map((row) => [`${row.name} (total, with indexes and TOAST)`, "table", bytes(Number(row.total)), `table data ${bytes(Number(row.data))}`]));
+  });
+}
+
 /**
  * What docs/deployment.md asks of an operator: index builds with room to work in memory (new
- * connections take it).
+ * connections take it), on every node of a Citus cluster, where the workers build the shards' indexes.
  */
 export async function allowIndexBuildsMemory(url: string, amount = "1GB"): Promise<void> {
-  await withClient(url, async (client) => {
-    await client.query(`ALTER DATABASE "${decodeURIComponent(new URL(url).pathname.slice(1)) || "postgres"}" SET maintenance_work_mem = '${amount}'`);
+  const database = decodeURIComponent(new URL(url).pathname.slice(1)) || "postgres";
+  for (const node of (await clusterNodes(url)) ?? [undefined]) {
+    const at = new URL(url);
+    if (node) {
+      at.hostname = node.host;
+      at.port = String(node.port);
+    }
+    await withClient(at.toString(), (client) => client.query(`ALTER DATABASE "${database}" SET maintenance_work_mem = '${amount}'`));
+  }
+}
+
+/** Where each workspace's shards live on a Citus cluster ("node: workspaces"), or undefined on one server. */
+export async function shardPlacements(url: string, workspaces: Array<{ id: string; name: string }>): Promise<string | undefined> {
+  if (!(await clusterNodes(url))) return undefined;
+  return withClient(url, async (client) => {
+    const rows: string[][] = [];
+    const byNode = new Map<string, string[]>();
+    for (const workspace of workspaces) {
+      const { rows: found } = await client.query<{ node: string }>(
+        `SELECT p.nodename || ':' || p.nodeport AS node FROM pg_dist_shard_placement p
+         WHERE p.shardid = get_shard_id_for_distribution_column('workspaces', $1)`,
+        [workspace.id],
+      );
+      const node = found[0]?.node ?? "?";
+      byNode.set(node, [...(byNode.get(node) ?? []), workspace.name]);
+    }
+    for (const [node, names] of [...byNode].sort()) {
+      rows.push([node, thousands(names.length), names.filter((name) => !/^small /.test(name)).join(", ") || "—"]);
+    }
+    return table(["node", "workspaces", "those not of the 1,000-artifact hundred"], rows);
   });
 }

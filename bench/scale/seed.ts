@@ -180,7 +180,12 @@ export async function vacuumAnalyze(url: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query("VACUUM ANALYZE");
+    // Citus vacuums a distributed table's shards only when the table is named.
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'r'
+         AND EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus')`,
+    );
+    await client.query(rows.length > 0 ? `VACUUM ANALYZE ${rows.map((row) => `"${row.name}"`).join(", ")}` : "VACUUM ANALYZE");
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 import { Client } from "pg";
 import { applyMigrationsUnderLock, loadMigrations, migrationStatus, type Migration, type SqlExecutor } from "./migrations";
+import { distributeTables, isCitus, tablesToDistribute } from "./citus-distribution";
 import { pgvectorProblem, readPgvectorState } from "./pgvector";
 import { postgresExecutor } from "./postgres-executor";
 
@@ -54,6 +55,10 @@ export async function assertDatabaseReady(db: SqlExecutor, migrations: Migration
   if (pending.length > 0) {
     problems.push(`The database lacks ${pending.length === 1 ? "migration" : "migrations"} ${pending.join(", ")}: run \`npm run migrate\` (the release phase runs \`node dist/cli/migrate.js\`).`);
   }
+  const undistributed = await tablesToDistribute(db);
+  if (undistributed.length > 0) {
+    problems.push(`On this Citus cluster, ${undistributed.map((t) => t.name).join(", ")} ${undistributed.length === 1 ? "is" : "are"} not yet placed by workspace: run \`npm run migrate\`, which distributes them.`);
+  }
   if (changed.length > 0) {
     problems.push(`Applied ${changed.length === 1 ? "migration" : "migrations"} ${changed.join(", ")} differ from the committed files: restore the committed migration files.`);
   }
@@ -73,10 +78,14 @@ export async function checkDatabaseReady(db: SqlExecutor): Promise<void> {
   await assertDatabaseReady(db, committed);
 }
 
-/** What `npm run migrate` does: check pgvector, then apply pending migrations under the lock, on one connection. */
+/**
+ * What `npm run migrate` does: check pgvector, then apply pending migrations under the lock, on one
+ * connection; on a Citus coordinator, then place every table by workspace (distributeTables),
+ * telling `onDistributed` which tables it placed.
+ */
 export async function migrateDatabase(
   connectionString: string,
-  options: { migrations?: Migration[]; onWait?: () => void } = {},
+  options: { migrations?: Migration[]; onWait?: () => void; onDistributed?: (tables: string[]) => void } = {},
 ): Promise<string[]> {
   const client = new Client({ connectionString });
   await client.connect().catch((error: unknown) => {
@@ -86,6 +95,17 @@ export async function migrateDatabase(
     const db = postgresExecutor(client);
     const vector = pgvectorProblem(await readPgvectorState(db), "migrate");
     if (vector) throw new DatabaseNotReadyError(vector);
+    if (await isCitus(db)) {
+      // A migration may add a trigger to a distributed table (see distributeTables for why that is safe here).
+      await db.exec(`SET citus.enable_unsafe_triggers TO on`);
+      return await applyMigrationsUnderLock(db, {
+        ...options,
+        afterwards: async () => {
+          const placed = await distributeTables(db);
+          if (placed.length > 0) options.onDistributed?.(placed);
+        },
+      });
+    }
     return await applyMigrationsUnderLock(db, options);
   } finally {
     await client.end();

@@ -107,11 +107,12 @@ export const MIGRATION_LOCK_KEY = 72707369;
 
 /**
  * Applies pending migrations while holding the migration lock; a second runner waits for the first
- * and then finds nothing left to do. `db` must be one session (not a pool): the lock belongs to it.
+ * and then finds nothing left to do. `afterwards` runs under the lock too, after the migrations.
+ * `db` must be one session (not a pool): the lock belongs to it.
  */
 export async function applyMigrationsUnderLock(
   db: SqlExecutor,
-  options: { migrations?: Migration[]; onWait?: () => void } = {},
+  options: { migrations?: Migration[]; onWait?: () => void; afterwards?: (db: SqlExecutor) => Promise<void> } = {},
 ): Promise<string[]> {
   const [tried] = await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock($1) AS locked`, [MIGRATION_LOCK_KEY]);
   if (!tried?.locked) {
@@ -119,7 +120,9 @@ export async function applyMigrationsUnderLock(
     await db.query(`SELECT pg_advisory_lock($1)`, [MIGRATION_LOCK_KEY]);
   }
   try {
-    return await applyMigrations(db, options.migrations);
+    const applied = await applyMigrations(db, options.migrations);
+    await options.afterwards?.(db);
+    return applied;
   } finally {
     await db.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK_KEY]);
   }

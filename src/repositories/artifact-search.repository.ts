@@ -175,7 +175,7 @@ export function createArtifactSearchRepository(
           vectors: {
             nearest: async (vector) => (await nearestPlan(workspaceId, vector, filters)).sql,
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
-                                                       WHERE e.workspace_id = t.workspace_id AND e.artifact_id = t.id AND e.model = ${model})`,
+                                                       WHERE e.workspace_id = ${workspaceId} AND e.artifact_id = t.id AND e.model = ${model})`,
           },
         },
         query,

@@ -77,12 +77,16 @@ export function createDataSourceRepository(db: DbTx) {
         tableAnnotations: jsonOrNull(source.tableAnnotations),
         createdAt: source.createdAt,
       };
-      const row = await db.dataSource.upsert({
-        where: { workspaceId_name: { workspaceId, name: source.name } },
-        create: { id: newId("ds"), workspaceId, name: source.name, ...fields },
-        update: fields,
-        select: { id: true },
-      });
+      // Found, then updated or created, rather than one INSERT … ON CONFLICT DO UPDATE: that sets
+      // the enum columns through a cast Citus refuses there (not IMMUTABLE). Imports, the only
+      // writers, hold the workspace's lock.
+      const where = { workspaceId_name: { workspaceId, name: source.name } };
+      const found = await db.dataSource.findUnique({ where, select: { id: true } });
+      if (found) {
+        await db.dataSource.update({ where, data: fields, select: { id: true } });
+        return found.id;
+      }
+      const row = await db.dataSource.create({ data: { id: newId("ds"), workspaceId, name: source.name, ...fields }, select: { id: true } });
       return row.id;
     },
   };

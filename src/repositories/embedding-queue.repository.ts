@@ -100,45 +100,58 @@ interface TableShape {
   queuedAt: Prisma.Sql;
 }
 
-/**
- * Rows named by their keys, as a relation (workspace_id, id): the primary key begins with the
- * workspace, so a row is found by both columns.
- */
-const keysOf = (rows: RowKey[]) =>
-  Prisma.sql`unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[])`;
+/** The positions of `rows` by workspace, in the order the workspaces first appear. */
+function byWorkspace(rows: RowKey[]): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  rows.forEach((row, i) => positions.set(row.workspaceId, [...(positions.get(row.workspaceId) ?? []), i]));
+  return positions;
+}
 
 function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
   const table = Prisma.raw(`"${shape.table}"`);
   const model = Prisma.raw(shape.modelColumn);
-  const inWorkspace = (workspaceId?: string) => (workspaceId === undefined ? Prisma.empty : Prisma.sql`AND t.workspace_id = ${workspaceId}`);
   const pending = (current: string, maxAttempts: number) =>
     Prisma.sql`t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts < ${maxAttempts}`;
   return {
     name: shape.name,
     tiers: shape.tiers.length,
-    // The background claim looks across workspaces (the backlog is everyone's); the rows it takes
-    // are then named by their keys, workspace included.
-    claim: ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => db.$queryRaw<ClaimedRow[]>`
-      WITH claimed AS (
-        UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
-        WHERE (workspace_id, id) IN (
-          SELECT t.workspace_id, t.id FROM ${table} t
-          WHERE ${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!} ${inWorkspace(workspaceId)}
-          ORDER BY ${shape.order} LIMIT ${limit}
-          FOR UPDATE OF t SKIP LOCKED)
-        RETURNING workspace_id, id)
-      SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
-      WHERE (t.workspace_id, t.id) IN (SELECT workspace_id, id FROM claimed) ORDER BY ${shape.order}`,
+    // The background claim takes the workspace of the oldest pending row, then claims within it:
+    // every statement that locks names one workspace, which is what a distributed PostgreSQL
+    // (Citus) locks rows in (docs/deployment.md §6). A batch holds one workspace's rows.
+    claim: async ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => {
+      const claimable = Prisma.sql`${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!}`;
+      const workspace =
+        workspaceId ??
+        (await db.$queryRaw<Array<{ workspaceId: string }>>`
+          SELECT t.workspace_id AS "workspaceId" FROM ${table} t WHERE ${claimable} ORDER BY ${shape.order} LIMIT 1`)[0]?.workspaceId;
+      if (workspace === undefined) return [];
+      return db.$queryRaw<ClaimedRow[]>`
+        WITH claimed AS (
+          UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
+          WHERE workspace_id = ${workspace} AND id IN (
+            SELECT t.id FROM ${table} t
+            WHERE t.workspace_id = ${workspace} AND ${claimable}
+            ORDER BY ${shape.order} LIMIT ${limit}
+            FOR UPDATE OF t SKIP LOCKED)
+          RETURNING id)
+        SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
+        WHERE t.workspace_id = ${workspace} AND t.id IN (SELECT id FROM claimed) ORDER BY ${shape.order}`;
+    },
+    // Rows are written workspace by workspace, each statement naming its workspace (one node on Citus).
     storeMany: async (rows, vectors, current) => {
-      await db.$executeRaw`
-        UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-        FROM unnest(${rows.map((row) => row.workspaceId)}::text[], ${rows.map((row) => row.id)}::text[], ${vectors.map(toVectorLiteral)}::text[]) AS v(workspace_id, id, vector)
-        WHERE t.workspace_id = v.workspace_id AND t.id = v.id`;
+      for (const [workspaceId, at] of byWorkspace(rows)) {
+        await db.$executeRaw`
+          UPDATE ${table} t SET embedding = v.vector::vector, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
+          FROM unnest(${at.map((i) => rows[i]!.id)}::text[], ${at.map((i) => toVectorLiteral(vectors[i]!))}::text[]) AS v(id, vector)
+          WHERE t.workspace_id = ${workspaceId} AND t.id = v.id`;
+      }
     },
     skipMany: async (rows, current) => {
-      await db.$executeRaw`
-        UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
-        WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
+      for (const [workspaceId, at] of byWorkspace(rows)) {
+        await db.$executeRaw`
+          UPDATE ${table} SET embedding = NULL, ${model} = ${current}, embed_attempts = 0, embed_error = NULL, claimed_until = NULL
+          WHERE workspace_id = ${workspaceId} AND id = ANY(${at.map((i) => rows[i]!.id)}::text[])`;
+      }
     },
     recordFailure: async (row, error) => {
       await db.$executeRaw`
@@ -146,7 +159,9 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
         WHERE workspace_id = ${row.workspaceId} AND id = ${row.id}`;
     },
     release: async (rows) => {
-      await db.$executeRaw`UPDATE ${table} SET claimed_until = NULL WHERE (workspace_id, id) IN (SELECT * FROM ${keysOf(rows)})`;
+      for (const [workspaceId, at] of byWorkspace(rows)) {
+        await db.$executeRaw`UPDATE ${table} SET claimed_until = NULL WHERE workspace_id = ${workspaceId} AND id = ANY(${at.map((i) => rows[i]!.id)}::text[])`;
+      }
     },
     clear: (workspaceId) => db.$executeRaw`
       UPDATE ${table} SET embedding = NULL, ${model} = NULL, embed_attempts = 0, embed_error = NULL, queued_at = now() WHERE workspace_id = ${workspaceId}`,

@@ -44,12 +44,16 @@ export function createIdempotencyRepository(db: DbTx) {
 
     /**
      * Deletes up to `limit` records created before `before`, in every workspace; how many. Expiry
-     * runs across workspaces; the rows it picks are deleted by their keys, workspace first.
+     * runs across workspaces: the rows are picked first, then deleted by id with the same
+     * condition, in statements a distributed PostgreSQL (Citus) runs on every node (one statement
+     * cannot both limit and delete there).
      */
-    purgeExpired(before: Date, limit: number): Promise<number> {
+    async purgeExpired(before: Date, limit: number): Promise<number> {
+      const picked = await db.$queryRaw<Array<{ id: string }>>`
+        SELECT "id" FROM "idempotency_records" WHERE "created_at" < ${before} LIMIT ${limit}`;
+      if (picked.length === 0) return 0;
       return db.$executeRaw`
-        DELETE FROM "idempotency_records" WHERE ("workspace_id", "id") IN (
-          SELECT "workspace_id", "id" FROM "idempotency_records" WHERE "created_at" < ${before} LIMIT ${limit})`;
+        DELETE FROM "idempotency_records" WHERE "id" = ANY(${picked.map((row) => row.id)}::text[]) AND "created_at" < ${before}`;
     },
   };
 }

@@ -106,12 +106,12 @@ export function createSkillRepository(db: DbTx) {
     /** Creates the skill or replaces its fields and its files. */
     async upsertByName(workspaceId: string, skill: SkillUpsert): Promise<void> {
       const { files, ...fields } = skill;
-      const { id: skillId } = await db.skill.upsert({
-        where: { workspaceId_name: { workspaceId, name: skill.name } },
-        create: { id: newId("skl"), workspaceId, ...fields },
-        update: fields,
-        select: { id: true },
-      });
+      // Found, then updated or created: see the data sources' upsertByName (the enum column `source`).
+      const where = { workspaceId_name: { workspaceId, name: skill.name } };
+      const found = await db.skill.findUnique({ where, select: { id: true } });
+      const { id: skillId } = found
+        ? await db.skill.update({ where, data: fields, select: { id: true } })
+        : await db.skill.create({ data: { id: newId("skl"), workspaceId, ...fields }, select: { id: true } });
       await db.skillFile.deleteMany({ where: { workspaceId, skillId } });
       await db.skillFile.createMany({ data: files.map((file) => ({ id: newId("skf"), workspaceId, skillId, ...file })) });
     },

@@ -21,14 +21,31 @@ export function createStoredBlobRepository(db: DbTx) {
       if (keys.length > 0) await db.storedBlob.deleteMany({ where: { key: { in: keys } } });
     },
 
-    /** Deletes up to `limit` blobs written before `before` that no skill file points at; how many. */
-    purgeOrphans(before: Date, limit: number): Promise<number> {
-      return db.$executeRaw`
-        DELETE FROM "stored_blobs" WHERE "key" IN (
-          SELECT b."key" FROM "stored_blobs" b
-          WHERE b."created_at" < ${before}
-            AND NOT EXISTS (SELECT 1 FROM "skill_files" f WHERE f."storage_key" = b."key")
-          LIMIT ${limit})`;
+    /**
+     * Deletes up to `limit` blobs written before `before` that no skill file points at; how many.
+     * The blobs are read first and the skill files asked about them after: on a distributed
+     * PostgreSQL (Citus) the blobs stay on the coordinator and the skill files are split by
+     * workspace, which no statement joins. A blob is content-addressed and past its grace period,
+     * so no import that began before this pass can still be about to point at it.
+     */
+    async purgeOrphans(before: Date, limit: number): Promise<number> {
+      const orphans: string[] = [];
+      // Pages of old blobs in key order until `limit` orphans are found or none is left: blobs in
+      // use may fill a page.
+      for (let after = ""; orphans.length < limit; ) {
+        const page = await db.$queryRaw<Array<{ key: string }>>`
+          SELECT "key" FROM "stored_blobs" WHERE "created_at" < ${before} AND "key" > ${after} ORDER BY "key" LIMIT ${limit}`;
+        if (page.length === 0) break;
+        const keys = page.map((row) => row.key);
+        const used = await db.$queryRaw<Array<{ key: string }>>`
+          SELECT DISTINCT "storage_key" AS "key" FROM "skill_files" WHERE "storage_key" = ANY(${keys}::text[])`;
+        const inUse = new Set(used.map((row) => row.key));
+        orphans.push(...keys.filter((key) => !inUse.has(key)).slice(0, limit - orphans.length));
+        after = keys[keys.length - 1]!;
+        if (page.length < limit) break;
+      }
+      if (orphans.length === 0) return 0;
+      return db.$executeRaw`DELETE FROM "stored_blobs" WHERE "key" = ANY(${orphans}::text[]) AND "created_at" < ${before}`;
     },
   };
 }

@@ -143,7 +143,7 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
      */
     async due(minVectors: number): Promise<Array<{ workspaceId: string; table: VectorTable; documents: number }>> {
       const tables = Object.keys(COLLECTIONS_OF) as VectorTable[];
-      return db.$queryRaw<Array<{ workspaceId: string; table: VectorTable; documents: number }>>`
+      const candidates = await db.$queryRaw<Array<{ workspaceId: string; table: VectorTable; documents: number; indexed: number | null }>>`
         WITH sizes AS (
           SELECT c.workspace_id, v.vector_table, sum(c.documents)::int AS documents
           FROM search_term_counts c
@@ -153,15 +153,24 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
           GROUP BY c.workspace_id, v.vector_table
           HAVING sum(c.documents) * max(v.most) > ${minVectors}
         )
-        SELECT s.workspace_id AS "workspaceId", s.vector_table AS "table", s.documents
+        SELECT s.workspace_id AS "workspaceId", s.vector_table AS "table", s.documents, i.documents AS indexed
         FROM sizes s LEFT JOIN workspace_vector_indexes i ON i.workspace_id = s.workspace_id AND i.vector_table = s.vector_table
-        WHERE CASE
-          WHEN i.documents IS NOT NULL THEN s.documents > i.documents * ${REBUILD_GROWTH}
-          WHEN s.vector_table = 'artifact_embeddings' THEN (
-            SELECT count(*) FROM artifact_embeddings e WHERE e.workspace_id = s.workspace_id AND e.searchable AND e.embedding IS NOT NULL) > ${minVectors}
-          ELSE s.documents > ${minVectors}
-        END
         ORDER BY s.documents DESC`;
+      const due: Array<{ workspaceId: string; table: VectorTable; documents: number }> = [];
+      for (const { workspaceId, table, documents, indexed } of candidates) {
+        if (indexed !== null) {
+          if (documents > indexed * REBUILD_GROWTH) due.push({ workspaceId, table, documents });
+        } else if (table !== "artifact_embeddings") {
+          if (documents > minVectors) due.push({ workspaceId, table, documents });
+        } else {
+          // An artifact's vectors are counted, one workspace at a time (one node on Citus): its
+          // documents alone would make an index due before most of its vectors exist.
+          const [{ vectors }] = await db.$queryRaw<[{ vectors: number }]>`
+            SELECT count(*)::int AS vectors FROM artifact_embeddings e WHERE e.workspace_id = ${workspaceId} AND e.searchable AND e.embedding IS NOT NULL`;
+          if (vectors > minVectors) due.push({ workspaceId, table, documents });
+        }
+      }
+      return due;
     },
 
     /**
@@ -192,9 +201,9 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
       }
       try {
         await db.$executeRaw`
-          INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name, documents, probes)
-          VALUES (${workspaceId}, ${table}, ${name}, ${documents}, ${probesFor(lists)})
-          ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = now()`;
+          INSERT INTO workspace_vector_indexes (workspace_id, vector_table, index_name, documents, probes, created_at)
+          VALUES (${workspaceId}, ${table}, ${name}, ${documents}, ${probesFor(lists)}, now())
+          ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = excluded.created_at`;
       } catch (error) {
         // The workspace was deleted while its index was being built: the index must not outlive it.
         await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);

@@ -1,4 +1,5 @@
 import type { DbTx } from "../db/database";
+import { deleteWithoutMembership } from "./reviewer.repository";
 
 /** What a workspace leaves outside its rows once they are deleted: stored bytes, and credentials other tables know it by. */
 export interface WorkspaceRemains {
@@ -27,6 +28,10 @@ export function createWorkspacePurgeRepository(db: DbTx) {
     /** Serialises with imports and other writers of the workspace (the same advisory lock). */
     async lock(workspaceId: string): Promise<boolean> {
       await db.$queryRaw`SELECT pg_advisory_xact_lock(hashtext(${workspaceId}))::text`;
+      // On Citus, a transaction that reads across shards (the reviewers' other memberships) may then
+      // delete from `reviewers`, a reference table the distributed tables refer to, only if it used
+      // one connection per node throughout. Elsewhere the setting is a name nobody reads.
+      await db.$executeRaw`SET LOCAL citus.multi_shard_modify_mode TO 'sequential'`;
       const found = await db.$queryRaw<Array<{ id: string }>>`SELECT id FROM workspaces WHERE id = ${workspaceId} FOR UPDATE`;
       return found.length > 0;
     },
@@ -68,7 +73,7 @@ export function createWorkspacePurgeRepository(db: DbTx) {
       const members = await db.workspaceReviewer.findMany({ ...ofWorkspace(workspaceId), select: { reviewerId: true } });
       await count("workspace_reviewers", db.workspaceReviewer.deleteMany(ofWorkspace(workspaceId)));
       const ids = members.map((m) => m.reviewerId);
-      await count("reviewers", ids.length > 0 ? db.reviewer.deleteMany({ where: { id: { in: ids }, workspaces: { none: {} } } }) : 0);
+      await count("reviewers", deleteWithoutMembership(db, ids));
       // After every statement whose triggers count words into them.
       await count("search_term_counts", db.$executeRaw`DELETE FROM search_term_counts WHERE workspace_id = ${workspaceId}`);
       await count("workspace_vector_indexes", db.$executeRaw`DELETE FROM workspace_vector_indexes WHERE workspace_id = ${workspaceId}`);

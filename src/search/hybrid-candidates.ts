@@ -196,7 +196,7 @@ function filteredKeyHits(source: HybridSearchSource, filter: Prisma.Sql, tsQuery
   const { keyOwner, keyOwnerId } = source.collection;
   return Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM (
           SELECT t.* FROM ${table} t
-          WHERE ${KEYS_INDEXED[source.table]} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
+          WHERE ${KEYS_INDEXED[source.table]} AND t.workspace_id = ${source.collection.workspaceId} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
           OFFSET 0) AS t
         WHERE ${filter}`;
 }
@@ -261,7 +261,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     hits AS MATERIALIZED (
       SELECT hit.id, max(hit.rank) AS rank FROM quotas q CROSS JOIN search_query CROSS JOIN LATERAL (
         ${source.filter ? filteredKeyHits(source, source.filter, tsQuery) : Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM ${table} t
-        WHERE ${KEYS_INDEXED[source.table]} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]`}
+        WHERE ${KEYS_INDEXED[source.table]} AND t.workspace_id = ${source.collection.workspaceId} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]`}
         LIMIT q.quota) AS hit
       GROUP BY hit.id
     ),

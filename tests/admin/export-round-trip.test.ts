@@ -210,7 +210,7 @@ describe("a workspace exported and imported into a new one", () => {
 
   it("refuses with 409, before sending anything, a workspace holding a name the import would refuse", async () => {
     const old = await createWorkspaceWithKey(t.services);
-    await t.database.prisma.skill.create({ data: { id: "skl_legacyName0000000000000", workspaceId: old.workspaceId, name: "Legacy_Kit", description: "Stored before the rules", source: "uploaded", allowedTools: [] } });
+    await t.database.prisma.skill.create({ data: { id: "skl_legacyName0000000000000", workspaceId: old.workspaceId, name: "Legacy_Kit", description: "Stored before the rules", source: "uploaded", allowedTools: [] }, select: { id: true } });
     const res = await request(t.app).get(`/admin/v1/workspaces/${old.workspaceId}/export`).set(admin());
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(

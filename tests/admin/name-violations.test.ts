@@ -21,10 +21,10 @@ const checkNames = async () => {
 async function insertRaw(workspaceId: string, { skill, dataSource }: { skill?: string; dataSource?: string }) {
   const prisma = t.database.prisma;
   if (skill !== undefined) {
-    await prisma.skill.create({ data: { id: newId("skl"), workspaceId, name: skill, description: "old", source: "uploaded", allowedTools: [] } });
+    await prisma.skill.create({ data: { id: newId("skl"), workspaceId, name: skill, description: "old", source: "uploaded", allowedTools: [] }, select: { id: true } });
   }
   if (dataSource !== undefined) {
-    await prisma.dataSource.create({ data: { id: newId("ds"), workspaceId, name: dataSource, connectorType: "postgres", status: "connected" } });
+    await prisma.dataSource.create({ data: { id: newId("ds"), workspaceId, name: dataSource, connectorType: "postgres", status: "connected" }, select: { id: true } });
   }
 }
 

@@ -33,7 +33,9 @@ describe("keys that carry the workspace (the migrated catalog)", () => {
     expect(distributed.length).toBe(tables.length - Object.keys(NOT_PER_WORKSPACE).length);
   });
 
-  it("reports a table, a unique index and a foreign key added later without workspace_id", async () => {
+  // On Citus the database itself refuses such a unique index on a distributed table (tests/citus/).
+  const onCitus = Boolean(process.env.WSI_TEST_CITUS);
+  (onCitus ? it.skip : it)("reports a table, a unique index and a foreign key added later without workspace_id", async () => {
     const db = database.executor;
     await db.exec(`
       CREATE TABLE "widgets" ("id" TEXT PRIMARY KEY, "note" TEXT);

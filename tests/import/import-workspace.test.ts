@@ -179,9 +179,13 @@ describe("POST /admin/v1/workspaces/{id}/import", () => {
     await t.database.prisma.$executeRawUnsafe(
       `CREATE FUNCTION refuse_explode() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`,
     );
-    await t.database.prisma.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_explode BEFORE INSERT ON artifacts FOR EACH ROW WHEN (NEW.summary = 'explode') EXECUTE FUNCTION refuse_explode()`,
-    );
+    // On Citus a trigger on a distributed table is created and dropped only when asked for (the setting is inert elsewhere).
+    await t.database.prisma.$transaction([
+      t.database.prisma.$executeRawUnsafe(`SET LOCAL citus.enable_unsafe_triggers TO on`),
+      t.database.prisma.$executeRawUnsafe(
+        `CREATE TRIGGER refuse_explode BEFORE INSERT ON artifacts FOR EACH ROW WHEN (NEW.summary = 'explode') EXECUTE FUNCTION refuse_explode()`,
+      ),
+    ]);
     try {
       const res = await importInto(ws.workspaceId, {
         context: "should not stick",
@@ -195,7 +199,10 @@ describe("POST /admin/v1/workspaces/{id}/import", () => {
       expect(await countsOf(ws.workspaceId)).toEqual(NOTHING);
       expect((await t.services.workspaces.get(ws.workspaceId)).context).toBeNull();
     } finally {
-      await t.database.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_explode ON artifacts`);
+      await t.database.prisma.$transaction([
+        t.database.prisma.$executeRawUnsafe(`SET LOCAL citus.enable_unsafe_triggers TO on`),
+        t.database.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_explode ON artifacts`),
+      ]);
     }
   });
 

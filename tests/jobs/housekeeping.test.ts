@@ -69,7 +69,8 @@ describe("housekeeping", () => {
     expect((await t.database.prisma.signInFailure.findMany({ select: { subject: true } })).map((f) => f.subject)).toEqual(["account:recent@acme.example"]);
   });
 
-  it("refreshes the planner's statistics of the searched tables when asked to (the embedded database)", async () => {
+  // On Citus the rows and their statistics are the shards', on the workers; the coordinator's table is empty.
+  (process.env.WSI_TEST_CITUS ? it.skip : it)("refreshes the planner's statistics of the searched tables when asked to (the embedded database)", async () => {
     await importContent(t.services, ws.workspaceId, {
       memories: Array.from({ length: 7 }, (_, i) => ({ type: "rule" as const, statement: `Rule number ${i}` })),
     });

@@ -166,7 +166,8 @@ describe("a filtered search of a workspace with its own index", () => {
       filters: { minConfidence: 0.1 },
       own,
     });
-    expect(await scansOwnIndex(t.database.prisma, big.workspaceId, statement)).toBe(true);
+    // On Citus the index is read on a worker, whose scan counts the coordinator does not see (tests/citus/ reads them there).
+    if (!process.env.WSI_TEST_CITUS) expect(await scansOwnIndex(t.database.prisma, big.workspaceId, statement)).toBe(true);
     const found = await repository({ exactMatchingMax: 100 }).nearest(big.workspaceId, await vectorOf(REVENUE_QUESTION), { minConfidence: 0.1 });
     expect(found.strategy).toBe("index");
     expect(found.ids).toHaveLength(CANDIDATES_PER_SIDE);

@@ -78,6 +78,8 @@ describe("nearest-neighbour strategies", () => {
     expect((await nearest(crowded.workspaceId, "revenue forecast")).strategy).toBe("index");
     const own = await ownIndex(crowded.workspaceId);
     expect(own).toEqual({ probes: 1 });
+    // On Citus the index is read on a worker, whose scan counts the coordinator does not see (tests/citus/ reads them there).
+    if (process.env.WSI_TEST_CITUS) return;
     expect(await scansOwnIndex(t.database.prisma, crowded.workspaceId, nearestQuery(crowded.workspaceId, await vectorOf("enterprise revenue forecast"), { exactDistance: exactDistanceOn(t.database.kind), own }))).toBe(true);
   });
 

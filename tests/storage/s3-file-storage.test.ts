@@ -85,9 +85,11 @@ describe("FILE_STORAGE=s3 with the endpoint unreachable", () => {
     const ws = await createWorkspaceWithKey(t.services);
     const skill = await t.database.prisma.skill.create({
       data: { id: "skl_unreachable", workspaceId: ws.workspaceId, name: "churn-analysis", description: "d", source: "authored" },
+      select: { id: true },
     });
     await t.database.prisma.skillFile.create({
       data: { id: "skf_unreachable", workspaceId: ws.workspaceId, skillId: skill.id, path: "SKILL.md", kind: "markdown", size: 3, contentType: "text/markdown", storageKey: "k" },
+      select: { id: true },
     });
     const res = await request(t.app).get("/api/v1/skills/churn-analysis/files").query({ path: "SKILL.md" }).set(ws.auth);
     expect(res.status).toBe(502);

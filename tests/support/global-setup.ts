@@ -6,7 +6,7 @@ import { migrateDatabase } from "../../src/db/database-readiness";
 import { openMemoryDatabase } from "../../src/db/embedded-database";
 import { applyMigrations } from "../../src/db/migrations";
 import { TEST_RUN_VARIABLE } from "./leftover-processes";
-import { TEST_DATABASE_URL, createEmptyDatabase, uniqueDatabaseName } from "./postgres-server";
+import { TEST_DATABASE_URL, createEmptyDatabase, sealTemplate, uniqueDatabaseName } from "./postgres-server";
 
 /**
  * Builds one migrated database and saves it; each test file starts its own fresh database from
@@ -20,6 +20,7 @@ export default async function globalSetup(): Promise<void> {
   if (TEST_DATABASE_URL) {
     const template = uniqueDatabaseName("wsi_test");
     await migrateDatabase(await createEmptyDatabase(TEST_DATABASE_URL, template));
+    await sealTemplate(TEST_DATABASE_URL, template);
     process.env.WSI_TEST_PG_TEMPLATE = template;
     return;
   }

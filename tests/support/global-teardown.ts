@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { TEST_RUN_VARIABLE, leftoverProcesses } from "./leftover-processes";
-import { TEST_DATABASE_URL, onServer } from "./postgres-server";
+import { TEST_DATABASE_URL, dropDatabase, onServer } from "./postgres-server";
 
 export default async function globalTeardown(): Promise<void> {
   stopLeftoverProcesses();
@@ -10,10 +10,11 @@ export default async function globalTeardown(): Promise<void> {
   const template = process.env.WSI_TEST_PG_TEMPLATE;
   if (TEST_DATABASE_URL && template) {
     // The template and any copy a crashed test file left behind.
-    await onServer(TEST_DATABASE_URL, async (client) => {
+    const names = await onServer(TEST_DATABASE_URL, async (client) => {
       const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${template}%`]);
-      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      return rows.map((row) => row.datname);
     });
+    for (const name of names) await dropDatabase(TEST_DATABASE_URL, name);
   }
 }
 

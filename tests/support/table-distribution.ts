@@ -1,32 +1,7 @@
 import type { SqlExecutor } from "../../src/db/migrations";
+import { distributionColumnOf, NOT_PER_WORKSPACE } from "../../src/db/table-distribution";
 
-/**
- * The tables that do not hold one workspace's rows, each with its reason and what it becomes
- * when the database is split by workspace (docs/deployment.md §6): `reference`, copied to every
- * node of a distributed PostgreSQL; `local`, kept on the node the service connects to. Every
- * other table of the public schema is distributed by workspace_id, and `workspaces` by its id.
- */
-export const NOT_PER_WORKSPACE: Record<string, { kind: "reference" | "local"; why: string }> = {
-  organizations: { kind: "reference", why: "above workspaces: one organization holds many" },
-  reviewers: { kind: "reference", why: "console accounts are global by email; access to a workspace is a row of workspace_reviewers" },
-  reviewer_sessions: { kind: "reference", why: "a reviewer's sessions, found by the digest of the cookie before any workspace is chosen" },
-  sign_in_failures: { kind: "local", why: "failed sign-ins per account or client address, counted before anyone is signed in" },
-  rate_limit_counters: { kind: "local", why: "hit counters per API key or client address shared by the processes (UNLOGGED)" },
-  stored_blobs: {
-    kind: "local",
-    why: "the `database` file storage: bytes by storage key (the key names the workspace and the content's SHA-256), read by key through signed links",
-  },
-  oauth_records: {
-    kind: "reference",
-    why: "the OAuth authorization server's clients, interactions, codes and tokens, found by client id or token digest before any workspace is chosen; a grant's workspace is a row of connected_apps",
-  },
-  _prisma_migrations: { kind: "local", why: "the migration runner's own bookkeeping" },
-};
-
-/** Distributed by its own id: the workspace is the row. */
-const DISTRIBUTED_BY_ID = "workspaces";
-
-const distributionColumnOf = (table: string) => (table === DISTRIBUTED_BY_ID ? "id" : "workspace_id");
+export { NOT_PER_WORKSPACE };
 
 interface Table {
   name: string;

@@ -1,0 +1,189 @@
+import { Client } from "pg";
+import request from "supertest";
+import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
+import { createLogger } from "../../src/lib/logger";
+import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
+import { pushArtifact, validatedArtifact } from "../support/artifacts";
+import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
+import { TEST_DATABASE_URL, clusterNodes, onServer } from "../support/postgres-server";
+import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
+
+// On a Citus cluster, every statement the service sends for one workspace's request runs on the one
+// node that holds the workspace: Citus plans it as a router query of a single task. Every statement
+// a request sends is recorded at the driver and explained with its own parameters.
+
+interface Sent {
+  text: string;
+  values: unknown[];
+}
+
+let sent: Sent[] | undefined;
+const query = Client.prototype.query;
+
+beforeAll(() => {
+  // The recording sits in the driver the service's pool and Prisma's adapter use.
+  Client.prototype.query = function record(this: Client, ...args: unknown[]) {
+    const [config, values] = args as [string | { text?: string; values?: unknown[] }, unknown[] | undefined];
+    const text = typeof config === "string" ? config : config?.text;
+    if (sent && typeof text === "string") sent.push({ text, values: (typeof config === "string" ? values : config.values) ?? [] });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof Client.prototype.query;
+});
+
+let t: TestApp;
+let ws: WorkspaceWithKey;
+let other: WorkspaceWithKey;
+let artifactId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ws = await createWorkspaceWithKey(t.services);
+  other = await createWorkspaceWithKey(t.services);
+  for (const target of [ws, other]) {
+    await importContent(t.services, target.workspaceId, {
+      memories: [{ type: "definition", statement: "Churn is the share of accounts that cancel in a month" }],
+      dataSources: [
+        {
+          name: "warehouse",
+          connectorType: "postgres",
+          status: "connected",
+          queryPatterns: [{ question: "Monthly churn by plan", sql: "SELECT plan, count(*) FROM cancellations GROUP BY plan", successCount: 3 }],
+          errorLearnings: [{ failedSql: "SELECT plan_name FROM cancellations", errorMessage: "column plan_name does not exist", learning: "The plan column is plan, not plan_name" }],
+        },
+      ],
+    });
+  }
+  artifactId = await validatedArtifact(t, ws.auth, { summary: "Enterprise churn doubled in Q3", dataSources: [{ type: "database", name: "warehouse" }] });
+  await validatedArtifact(t, other.auth, { summary: "Enterprise churn doubled in Q3" });
+  await t.services.indexer.runOnce();
+});
+afterAll(async () => {
+  Client.prototype.query = query;
+  await t.close();
+});
+
+/** The statements a piece of work sent, each with Citus's plan of it. */
+async function plansOf(work: () => Promise<unknown>): Promise<Array<{ text: string; plan: string }>> {
+  const statements: Sent[] = [];
+  sent = statements;
+  try {
+    await work();
+  } finally {
+    sent = undefined;
+  }
+  const plans: Array<{ text: string; plan: string }> = [];
+  for (const statement of statements.filter((s) => /^\s*(WITH|SELECT|INSERT|UPDATE|DELETE)\b/i.test(s.text))) {
+    const rows = await t.database.prisma.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`EXPLAIN ${statement.text}`, ...statement.values);
+    plans.push({ text: statement.text, plan: rows.map((row) => row["QUERY PLAN"]).join("\n") });
+  }
+  return plans;
+}
+
+const coordinatorOf = async () => (await clusterNodes(TEST_DATABASE_URL!))![0]!;
+
+/** Where a workspace's shard of artifact vectors lives, and how often its own index there was scanned. */
+async function ownIndexScansOnWorker(workspaceId: string): Promise<{ node: { host: string; port: number }; scans: number }> {
+  const [{ shard, host, port, database }] = await t.database.prisma.$queryRaw<[{ shard: string; host: string; port: number; database: string }]>`
+    SELECT s.shard::text, p.nodename AS host, p.nodeport AS port, current_database() AS database
+    FROM (SELECT get_shard_id_for_distribution_column('artifact_embeddings', ${workspaceId}::text) AS shard) s
+    JOIN pg_dist_shard_placement p ON p.shardid = s.shard`;
+  const url = new URL(TEST_DATABASE_URL!);
+  url.hostname = host;
+  url.port = String(port);
+  url.pathname = `/${database}`;
+  const scans = await onServer(url.toString(), async (client) => {
+    // Citus hides the shards from a worker's catalog views unless asked.
+    await client.query(`SET citus.show_shards_for_app_name_prefixes = '*'`);
+    const { rows } = await client.query<{ scans: string | null }>(
+      `SELECT sum(idx_scan)::text AS scans FROM pg_stat_user_indexes WHERE relname = $1 AND indexrelname LIKE $2`,
+      [`artifact_embeddings_${shard}`, `${workspaceIndexName(workspaceId, "artifact_embeddings")}%`],
+    );
+    return Number(rows[0]?.scans ?? 0);
+  });
+  return { node: { host, port }, scans };
+}
+
+/**
+ * Authentication finds a key by the digest of its secret, before any workspace is known (each
+ * process keeps a found key a few seconds): the one statement of a request that names none.
+ */
+const AUTHENTICATION = /"api_keys"\."hash" = \$1/;
+
+/** Statements on distributed tables that Citus would send to more than one node: none may exist but authentication. */
+function multiNode(plans: Array<{ text: string; plan: string }>) {
+  return plans
+    .filter(({ text }) => !AUTHENTICATION.test(text))
+    .filter(({ plan }) => plan.includes("Citus") && !/Task Count: 1\b/.test(plan))
+    .map(({ text, plan }) => ({ text: text.slice(0, 300), plan: plan.split("\n").slice(0, 6).join("\n") }));
+}
+
+const distributedStatements = (plans: Array<{ plan: string }>) => plans.filter(({ plan }) => plan.includes("Citus")).length;
+
+describe("one workspace's request runs on one node (Citus router plans)", () => {
+  it("search by meaning and words", async () => {
+    const plans = await plansOf(() => request(t.app).get("/api/v1/artifacts").query({ query: "big clients cancelling more" }).set(ws.auth).expect(200));
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(2);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("filtered search", async () => {
+    const plans = await plansOf(() =>
+      request(t.app).get("/api/v1/artifacts").query({ query: "big clients cancelling more", dataSource: "warehouse", minConfidence: "0.5" }).set(ws.auth).expect(200),
+    );
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(2);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("search through the workspace's own vector index", async () => {
+    await createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(t.database.prisma), logger: createLogger("silent"), engine: t.database.kind, minVectors: 0 }).runOnce();
+    // The other workspace, never searched yet: the service keeps what it found of a workspace's indexes for a minute.
+    const plans = await plansOf(() => request(t.app).get("/api/v1/artifacts").query({ query: "big clients cancelling more" }).set(other.auth).expect(200));
+    expect(plans.some(({ text }) => text.includes("nearest_in_workspace_index"))).toBe(true);
+    expect(multiNode(plans)).toEqual([]);
+    // The workspace's index was read on the worker that holds its shard: that shard's copy of the
+    // index counts the scan (a worker reports its statistics within seconds of going idle).
+    const scans = await ownIndexScansOnWorker(other.workspaceId);
+    expect(scans.node).not.toEqual(await coordinatorOf());
+    await waitFor(async () => (await ownIndexScansOnWorker(other.workspaceId)).scans > 0, { what: "a scan of the workspace's own index on its worker" });
+  });
+
+  it("memory recall", async () => {
+    const plans = await plansOf(() => request(t.app).get("/api/v1/memories").query({ query: "what does churn mean" }).set(ws.auth).expect(200));
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(2);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("query intelligence", async () => {
+    const plans = await plansOf(() =>
+      request(t.app).get("/api/v1/data-sources/warehouse/query-intelligence").query({ question: "churn by plan each month" }).set(ws.auth).expect(200),
+    );
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(2);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("fetch", async () => {
+    const plans = await plansOf(() => request(t.app).get(`/api/v1/artifacts/${artifactId}`).set(ws.auth).expect(200));
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(1);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("push", async () => {
+    const plans = await plansOf(() => pushArtifact(t, ws.auth, { summary: "Mobile refunds rose in October" }));
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(1);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("validate", async () => {
+    const draft = await pushArtifact(t, ws.auth, { summary: "Trial conversion fell in EMEA" });
+    const plans = await plansOf(() =>
+      request(t.app)
+        .post(`/admin/v1/workspaces/${ws.workspaceId}/artifacts/${draft}/validate`)
+        .set(adminAuth(t.adminToken))
+        .send({ by: "ana@acme.test" })
+        .expect(200),
+    );
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(1);
+    expect(multiNode(plans)).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import { BENCH_RATE_LIMITS } from "./bench-rate-limits";
 import { embeddedDatabase, postgresDatabase, type Database } from "../src/db/database";
 import { openMemoryDatabase } from "../src/db/embedded-database";
 import { migrateDatabase } from "../src/db/database-readiness";
+import { createEmptyDatabase, dropDatabase, isCitusServer } from "../tests/support/postgres-server";
 import { applyMigrations } from "../src/db/migrations";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
@@ -60,13 +61,35 @@ export async function openDatabase(url: string | undefined): Promise<Database> {
 }
 
 /** A clean, migrated schema on the bench's own server. */
-export async function resetPostgres(url: string): Promise<void> {
+/**
+ * An empty, migrated database at `url`. On a Citus coordinator its tables are distributed, unless
+ * `distribute` is false: the scale bench seeds the coordinator's own tables and distributes after,
+ * as an operator moving a database onto Citus does.
+ */
+export async function resetPostgres(url: string, { distribute = true }: { distribute?: boolean } = {}): Promise<void> {
+  if (await isCitusServer(url)) {
+    // A Citus database's schema holds the cluster's own objects: the database is made again instead.
+    const name = decodeURIComponent(new URL(url).pathname.slice(1));
+    await dropDatabase(url, name);
+    await createEmptyDatabase(url, name);
+  } else {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
+    await client.end();
+  }
+  if (distribute) {
+    // What `npm run migrate` does, Citus's distribution included on a Citus coordinator.
+    await migrateDatabase(url);
+    return;
+  }
   const client = new Client({ connectionString: url });
   await client.connect();
-  await client.query("DROP SCHEMA public CASCADE; CREATE SCHEMA public;");
-  await client.end();
-  // What `npm run migrate` does, Citus's distribution included on a Citus coordinator.
-  await migrateDatabase(url);
+  try {
+    await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
+  } finally {
+    await client.end();
+  }
 }
 
 /** Artifacts of a workspace without a headline vector of the model yet: not findable by meaning. */

@@ -16,13 +16,22 @@ async function withClient<T>(url: string, work: (client: Client) => Promise<T>):
 
 /**
  * A fresh, empty database named `<the URL's database>_<suffix>` on the same server; its URL. On a
- * Citus cluster, a database of the cluster (on every node, the workers registered), as the tests
- * make theirs.
+ * Citus cluster, a database of the cluster (on every node, the workers registered), made as the
+ * tests make theirs, and so is the big database (resetPostgres): both with the same collation.
  */
 export async function recreateDatabaseBeside(url: string, suffix: string): Promise<string> {
-  const name = `${decodeURIComponent(new URL(url).pathname.slice(1)) || "postgres"}_${suffix}`;
-  await dropDatabase(url, name);
-  return createEmptyDatabase(url, name);
+  const beside = new URL(url);
+  const name = `${decodeURIComponent(beside.pathname.slice(1)) || "postgres"}_${suffix}`;
+  if (await clusterNodes(url)) {
+    await dropDatabase(url, name);
+    return createEmptyDatabase(url, name);
+  }
+  await withClient(url, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await client.query(`CREATE DATABASE "${name}"`);
+  });
+  beside.pathname = `/${encodeURIComponent(name)}`;
+  return beside.toString();
 }
 
 export function serverVersions(url: string): Promise<{ postgres: string; pgvector: string; citus: string | null; workers: number }> {
@@ -95,7 +104,10 @@ export async function allowIndexBuildsMemory(url: string, amount = "1GB"): Promi
       at.hostname = node.host;
       at.port = String(node.port);
     }
-    await withClient(at.toString(), (client) => client.query(`ALTER DATABASE "${database}" SET maintenance_work_mem = '${amount}'`));
+    // Each node's own setting: Citus would refuse the statement on a worker, or carry it from the coordinator.
+    await withClient(at.toString(), (client) =>
+      client.query(`${node ? "SET citus.enable_ddl_propagation = off; " : ""}ALTER DATABASE "${database}" SET maintenance_work_mem = '${amount}'`),
+    );
   }
 }
 
@@ -108,7 +120,7 @@ export async function shardPlacements(url: string, workspaces: Array<{ id: strin
     for (const workspace of workspaces) {
       const { rows: found } = await client.query<{ node: string }>(
         `SELECT p.nodename || ':' || p.nodeport AS node FROM pg_dist_shard_placement p
-         WHERE p.shardid = get_shard_id_for_distribution_column('workspaces', $1)`,
+         WHERE p.shardid = get_shard_id_for_distribution_column('workspaces', $1::text)`,
         [workspace.id],
       );
       const node = found[0]?.node ?? "?";

@@ -45,6 +45,8 @@ export interface CorpusVectors {
 export interface SeedTimings {
   rowsMs: number;
   indexesMs: number;
+  /** On a Citus coordinator: how long `npm run migrate` took to distribute the seeded rows. */
+  distributeMs?: number;
 }
 
 export const DATA_SOURCE_NAME = "warehouse";

@@ -1,0 +1,233 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { postgresDatabase } from "../src/db/database";
+import { migrateDatabase } from "../src/db/database-readiness";
+import { applyMigrations } from "../src/db/migrations";
+import { postgresExecutor } from "../src/db/postgres-executor";
+import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
+import { maintainSearchNow } from "../src/indexing/search-maintenance";
+import { workspaceIndexName } from "../src/repositories/vector-index.repository";
+import { buildCorpus } from "./scale/corpus";
+import { percentile, startApp } from "./scale/measure";
+import { ms, seconds, table, thousands } from "./scale/report";
+import { seedDatabase, vacuumAnalyze, type WorkspacePlan } from "./scale/seed";
+
+// `npm run bench:citus` (never part of `npm test`): what distributing costs and what a rebalance
+// does to a running service, on a throwaway Citus cluster of its own (scripts/citus-cluster.sh:
+// a coordinator and two workers on loopback, stopped at the end).
+// 1. Rows first, distribution second: the database migrated as on one server, seeded with
+//    CITUS_WORKSPACES workspaces of CITUS_ARTIFACTS artifacts (and one of CITUS_LARGE, which gets its
+//    own vector index), then `npm run migrate`'s distribution timed.
+// 2. A third worker added, and `citus_rebalance_start` run while one client pushes drafts and
+//    another searches: every acknowledged push is looked for afterwards, every answer's status
+//    counted, and the large workspace's own index looked for on the node its shard moved to.
+
+const ROOT = path.resolve(__dirname, "..");
+const CLUSTER = path.join(ROOT, "scripts", "citus-cluster.sh");
+const WORKSPACES = Number(process.env.CITUS_WORKSPACES ?? 20);
+const ARTIFACTS = Number(process.env.CITUS_ARTIFACTS ?? 1_000);
+const LARGE = Number(process.env.CITUS_LARGE ?? 12_000);
+const progress = (message: string) => console.error(`[citus] ${message}`);
+
+async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const cluster = (...args: string[]) => execFileSync(CLUSTER, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+
+/** Which node holds a workspace's shard of `table`, and whether its own index is there. */
+async function shardOf(url: string, workspaceId: string, tableName: string) {
+  const { shard, host, port, database } = await withClient(url, async (client) =>
+    (
+      await client.query<{ shard: string; host: string; port: number; database: string }>(
+        `SELECT s.shard::text, p.nodename AS host, p.nodeport AS port, current_database() AS database
+         FROM (SELECT get_shard_id_for_distribution_column($1, $2::text) AS shard) s JOIN pg_dist_shard_placement p ON p.shardid = s.shard`,
+        [tableName, workspaceId],
+      )
+    ).rows[0]!,
+  );
+  const worker = new URL(url);
+  worker.hostname = host;
+  worker.port = String(port);
+  worker.pathname = `/${database}`;
+  const index = await withClient(worker.toString(), async (client) => {
+    await client.query(`SET citus.show_shards_for_app_name_prefixes = '*'`);
+    const { rows } = await client.query<{ name: string; scans: string }>(
+      `SELECT indexrelname AS name, idx_scan::text AS scans FROM pg_stat_user_indexes WHERE relname = $1 AND indexrelname LIKE $2`,
+      [`${tableName}_${shard}`, `${workspaceIndexName(workspaceId, tableName as "artifact_embeddings")}%`],
+    );
+    return rows[0];
+  });
+  return { node: `${host}:${port}`, index };
+}
+
+interface ClientTally {
+  statuses: Map<number, number>;
+  latencies: number[];
+  errors: number;
+}
+
+const tally = (): ClientTally => ({ statuses: new Map(), latencies: [], errors: 0 });
+const count = (t: ClientTally, status: number) => t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
+const statuses = (t: ClientTally) => [...t.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status} × ${thousands(n)}`).join(", ") + (t.errors ? `, ${t.errors} failed to connect` : "");
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "wsi-citus-bench-"));
+  progress(`starting a cluster in ${dir}`);
+  const url = cluster("start", dir).trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
+  const closers: Array<() => Promise<unknown>> = [async () => cluster("stop", dir)];
+  try {
+    // 1. Distributing a database that holds data.
+    await withClient(url, (client) => applyMigrations(postgresExecutor(client)));
+    const embeddings = new LocalEmbeddings();
+    closers.unshift(() => embeddings.close());
+    const corpus = buildCorpus();
+    const embed = async (texts: string[]) => {
+      const out: number[][] = [];
+      for (let i = 0; i < texts.length; i += 64) out.push(...(await embeddings.embed(texts.slice(i, i + 64))));
+      return out;
+    };
+    const vectors = { model: embeddings.model, templates: await embed(corpus.templates.map((t) => t.text)), words: await embed(corpus.words.words) };
+    const plans: WorkspacePlan[] = [
+      { name: `large ${LARGE}`, domain: 0, artifacts: LARGE, memories: 100, patterns: 100, content: "large" },
+      ...Array.from({ length: WORKSPACES }, (_, i) => ({ name: `small ${i + 1}`, domain: 1 + (i % 5), artifacts: ARTIFACTS, memories: ARTIFACTS / 10, patterns: ARTIFACTS / 10, content: `small ${i + 1}` })),
+    ];
+    progress(`seeding ${plans.length} workspaces on the coordinator's own tables`);
+    const seeded = await seedDatabase(url, plans, corpus, vectors);
+    const rows = await withClient(url, async (client) =>
+      (await client.query<{ artifacts: string; vectors: string }>(`SELECT (SELECT count(*) FROM artifacts) AS artifacts, (SELECT count(*) FROM artifact_embeddings) AS vectors`)).rows[0]!,
+    );
+    progress("distributing (npm run migrate)");
+    const distributeStarted = performance.now();
+    let placed: string[] = [];
+    await migrateDatabase(url, { onDistributed: (tables) => (placed = tables) });
+    const distributeMs = performance.now() - distributeStarted;
+    await vacuumAnalyze(url);
+
+    const database = postgresDatabase(url);
+    closers.unshift(() => database.close());
+    await maintainSearchNow(database);
+    const large = seeded.workspaces.find((workspace) => workspace.name === plans[0]!.name)!;
+    const app = await startApp(database, embeddings);
+    closers.unshift(() => app.close());
+
+    console.log(`## Citus bench: ${os.cpus().length} cores, a coordinator and 2 workers, then 3 (Node ${process.version})\n`);
+    console.log(
+      table(
+        ["what", "figure"],
+        [
+          ["rows distributed", `${thousands(Number(rows.artifacts))} artifacts, ${thousands(Number(rows.vectors))} artifact vectors, in ${plans.length} workspaces`],
+          ["tables placed by `npm run migrate`", String(placed.length)],
+          ["distribution (one transaction)", seconds(distributeMs)],
+        ],
+      ),
+    );
+
+    // 2. A worker added and the shards rebalanced while the service is used.
+    const before = await shardOf(url, large.id, "artifact_embeddings");
+    const smalls = seeded.workspaces.filter((workspace) => workspace.id !== large.id);
+    const auth = new Map<string, Record<string, string>>();
+    for (const workspace of seeded.workspaces) auth.set(workspace.id, await app.authFor(workspace.id));
+    let running = true;
+    const pushes = tally();
+    const searches = tally();
+    const acknowledged: Array<{ workspaceId: string; id: string }> = [];
+    const pusher = (async () => {
+      for (let i = 0; running; i++) {
+        const workspace = seeded.workspaces[i % seeded.workspaces.length]!;
+        const sent = performance.now();
+        try {
+          const res = await fetch(`${app.base}/api/v1/artifacts`, {
+            method: "POST",
+            headers: { ...auth.get(workspace.id)!, "content-type": "application/json", "idempotency-key": `rebalance-${i}` },
+            body: JSON.stringify({ summary: `Rebalance push ${i}: churn by plan moved`, why: "Measured while the shards moved", confidence: 0.5, confidenceExplanation: "bench", dataSources: [{ type: "database", name: "warehouse" }], content: "## During a rebalance" }),
+          });
+          const body = (await res.json()) as { artifactId?: string };
+          count(pushes, res.status);
+          if (res.status === 201 && body.artifactId) acknowledged.push({ workspaceId: workspace.id, id: body.artifactId });
+        } catch {
+          pushes.errors += 1;
+        }
+        pushes.latencies.push(performance.now() - sent);
+      }
+    })();
+    const searcher = (async () => {
+      for (let i = 0; running; i++) {
+        const workspace = i % 4 === 0 ? large : smalls[i % smalls.length]!;
+        const sent = performance.now();
+        try {
+          const res = await fetch(`${app.base}/api/v1/artifacts?query=${encodeURIComponent("which plans lose the most accounts")}&limit=10`, { headers: auth.get(workspace.id) });
+          await res.arrayBuffer();
+          count(searches, res.status);
+        } catch {
+          searches.errors += 1;
+        }
+        searches.latencies.push(performance.now() - sent);
+      }
+    })();
+
+    progress("adding a third worker");
+    const addStarted = performance.now();
+    cluster("start", dir, "--workers", "3");
+    const addMs = performance.now() - addStarted;
+    progress("rebalancing");
+    const rebalanceStarted = performance.now();
+    // block_writes: the throwaway nodes run without wal_level = logical, which online moves need.
+    await withClient(url, (client) => client.query(`SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')`));
+    await withClient(url, (client) => client.query(`SELECT citus_rebalance_wait()`));
+    const rebalanceMs = performance.now() - rebalanceStarted;
+    const moved = await withClient(url, async (client) =>
+      (await client.query<{ tasks: string }>(`SELECT count(*)::text AS tasks FROM pg_dist_background_task WHERE status = 'done'`)).rows[0]!.tasks,
+    );
+    // A little more traffic on the moved shards, then the clients stop.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    running = false;
+    await Promise.all([pusher, searcher]);
+
+    const found = await withClient(url, async (client) => {
+      let n = 0;
+      for (const { workspaceId, id } of acknowledged) n += (await client.query(`SELECT 1 FROM artifacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])).rowCount ?? 0;
+      return n;
+    });
+    const after = await shardOf(url, large.id, "artifact_embeddings");
+    const res = await fetch(`${app.base}/api/v1/artifacts?query=${encodeURIComponent("which plans lose the most accounts")}`, { headers: auth.get(large.id) });
+    await res.arrayBuffer();
+    const nodes = await withClient(url, async (client) =>
+      (await client.query<{ node: string; shards: string }>(`SELECT nodename || ':' || nodeport AS node, count(*)::text AS shards FROM pg_dist_shard_placement GROUP BY 1 ORDER BY 1`)).rows,
+    );
+    console.log(
+      `\n${table(
+        ["while a worker is added and the shards rebalanced", "figure"],
+        [
+          ["adding the worker (start, CREATE EXTENSION, citus_add_node)", seconds(addMs)],
+          ["citus_rebalance_start … citus_rebalance_wait (block_writes)", `${seconds(rebalanceMs)}, ${moved} moves`],
+          ["shard placements per node after", nodes.map((row) => `${row.node}: ${row.shards}`).join("; ")],
+          ["pushes answered", statuses(pushes)],
+          ["push p50 / p95 / max", `${ms(percentile(pushes.latencies, 0.5))} / ${ms(percentile(pushes.latencies, 0.95))} / ${ms(Math.max(...pushes.latencies))}`],
+          ["acknowledged pushes found afterwards", `${thousands(found)} of ${thousands(acknowledged.length)}`],
+          ["searches answered", statuses(searches)],
+          ["search p50 / p95 / max", `${ms(percentile(searches.latencies, 0.5))} / ${ms(percentile(searches.latencies, 0.95))} / ${ms(Math.max(...searches.latencies))}`],
+          [`the ${thousands(LARGE)}-artifact workspace's vector shard`, `${before.node} → ${after.node}`],
+          ["its own index on that node after", after.index ? `${after.index.name} (scanned ${after.index.scans} times there)` : "missing"],
+          ["a search of it after", String(res.status)],
+        ],
+      )}\n`,
+    );
+  } finally {
+    for (const close of closers) await close().catch((error: unknown) => progress(`while closing: ${String(error)}`));
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

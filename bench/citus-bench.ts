@@ -2,14 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import { postgresDatabase } from "../src/db/database";
 import { migrateDatabase } from "../src/db/database-readiness";
 import { applyMigrations } from "../src/db/migrations";
 import { postgresExecutor } from "../src/db/postgres-executor";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { maintainSearchNow } from "../src/indexing/search-maintenance";
-import { workspaceIndexName } from "../src/repositories/vector-index.repository";
+import { ownIndexOnWorker } from "../tests/support/citus-shards";
+import { onServer as withClient } from "../tests/support/postgres-server";
 import { buildCorpus } from "./scale/corpus";
 import { percentile, startApp } from "./scale/measure";
 import { ms, seconds, table, thousands } from "./scale/report";
@@ -32,42 +32,12 @@ const ARTIFACTS = Number(process.env.CITUS_ARTIFACTS ?? 1_000);
 const LARGE = Number(process.env.CITUS_LARGE ?? 12_000);
 const progress = (message: string) => console.error(`[citus] ${message}`);
 
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 const cluster = (...args: string[]) => execFileSync(CLUSTER, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 
-/** Which node holds a workspace's shard of `table`, and whether its own index is there. */
-async function shardOf(url: string, workspaceId: string, tableName: string) {
-  const { shard, host, port, database } = await withClient(url, async (client) =>
-    (
-      await client.query<{ shard: string; host: string; port: number; database: string }>(
-        `SELECT s.shard::text, p.nodename AS host, p.nodeport AS port, current_database() AS database
-         FROM (SELECT get_shard_id_for_distribution_column($1, $2::text) AS shard) s JOIN pg_dist_shard_placement p ON p.shardid = s.shard`,
-        [tableName, workspaceId],
-      )
-    ).rows[0]!,
-  );
-  const worker = new URL(url);
-  worker.hostname = host;
-  worker.port = String(port);
-  worker.pathname = `/${database}`;
-  const index = await withClient(worker.toString(), async (client) => {
-    await client.query(`SET citus.show_shards_for_app_name_prefixes = '*'`);
-    const { rows } = await client.query<{ name: string; scans: string }>(
-      `SELECT indexrelname AS name, idx_scan::text AS scans FROM pg_stat_user_indexes WHERE relname = $1 AND indexrelname LIKE $2`,
-      [`${tableName}_${shard}`, `${workspaceIndexName(workspaceId, tableName as "artifact_embeddings")}%`],
-    );
-    return rows[0];
-  });
-  return { node: `${host}:${port}`, index };
+/** Which node holds a workspace's shard of artifact vectors, and its own index there. */
+async function shardOf(url: string, workspaceId: string) {
+  const { node, index } = await ownIndexOnWorker(url, workspaceId, "artifact_embeddings");
+  return { node: `${node.host}:${node.port}`, index };
 }
 
 interface ClientTally {
@@ -133,7 +103,7 @@ async function main(): Promise<void> {
     );
 
     // 2. A worker added and the shards rebalanced while the service is used.
-    const before = await shardOf(url, large.id, "artifact_embeddings");
+    const before = await shardOf(url, large.id);
     const smalls = seeded.workspaces.filter((workspace) => workspace.id !== large.id);
     const auth = new Map<string, Record<string, string>>();
     for (const workspace of seeded.workspaces) auth.set(workspace.id, await app.authFor(workspace.id));
@@ -198,7 +168,7 @@ async function main(): Promise<void> {
       for (const { workspaceId, id } of acknowledged) n += (await client.query(`SELECT 1 FROM artifacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])).rowCount ?? 0;
       return n;
     });
-    const after = await shardOf(url, large.id, "artifact_embeddings");
+    const after = await shardOf(url, large.id);
     const res = await fetch(`${app.base}/api/v1/artifacts?query=${encodeURIComponent("which plans lose the most accounts")}`, { headers: auth.get(large.id) });
     await res.arrayBuffer();
     const nodes = await withClient(url, async (client) =>

@@ -21,7 +21,7 @@ async function main(): Promise<number> {
   const where = describe(databaseUrl);
   const applied = await migrateDatabase(databaseUrl, {
     onWait: () => console.log(`Another migration run holds the lock on ${where}; waiting for it to finish.`),
-    onDistributed: (tables) => console.log(`Citus: placed ${tables.length} ${tables.length === 1 ? "table" : "tables"} by workspace on ${where}: ${tables.join(", ")}.`),
+    onDistributed: (placed) => console.log(`Citus: placed by workspace on ${where}: ${placed.join(", ")}.`),
   });
   console.log(
     applied.length === 0

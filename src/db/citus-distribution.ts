@@ -1,5 +1,5 @@
 import type { SqlExecutor } from "./migrations";
-import { DISTRIBUTED_BY_ID, placementOf, type Placement } from "./table-distribution";
+import { DISTRIBUTED_BY_ID, DISTRIBUTED_FUNCTIONS, functionName, placementOf, type Placement } from "./table-distribution";
 
 /** Whether the database is a Citus coordinator: the `citus` extension is installed in it. */
 export async function isCitus(db: SqlExecutor): Promise<boolean> {
@@ -47,6 +47,19 @@ export async function tablesToDistribute(db: SqlExecutor): Promise<Array<{ name:
     .map(({ table, placement }) => ({ name: table.name, placement }));
 }
 
+/** The functions of DISTRIBUTED_FUNCTIONS that Citus does not yet run by workspace (none elsewhere). */
+export async function functionsToDistribute(db: SqlExecutor): Promise<typeof DISTRIBUTED_FUNCTIONS> {
+  if (!(await isCitus(db))) return [];
+  const distributed = await db.query<{ signature: string }>(
+    `SELECT f.signature FROM unnest($1::text[]) AS f(signature)
+     JOIN pg_dist_object o ON o.classid = 'pg_proc'::regclass AND o.objid = to_regprocedure(f.signature)
+     WHERE o.distribution_argument_index IS NOT NULL AND o.colocationid = (SELECT colocationid FROM pg_dist_partition WHERE logicalrelid = to_regclass('"${DISTRIBUTED_BY_ID}"'))`,
+    [DISTRIBUTED_FUNCTIONS.map((f) => f.signature)],
+  );
+  const done = new Set(distributed.map((row) => row.signature));
+  return DISTRIBUTED_FUNCTIONS.filter((f) => !done.has(f.signature));
+}
+
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
 
 /**
@@ -59,12 +72,14 @@ const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * Citus distributes no table while a foreign key ties it to a table that is not yet distributed
  * (in either direction), so the foreign keys of the tables being placed are dropped first and made
  * again, as they were, once every table is placed; Citus then creates them on each shard, where a
- * child and its parent are on one node. Their triggers likewise. One transaction: a failure leaves the database as it was.
- * Returns the tables placed.
+ * child and its parent are on one node. Their triggers likewise. Then the functions that read one
+ * workspace's rows are distributed by the argument that names it (DISTRIBUTED_FUNCTIONS). One
+ * transaction: a failure leaves the database as it was. Returns the tables and functions placed.
  */
 export async function distributeTables(db: SqlExecutor): Promise<string[]> {
   const todo = await tablesToDistribute(db);
-  if (todo.length === 0) return [];
+  const functions = await functionsToDistribute(db);
+  if (todo.length === 0 && functions.length === 0) return [];
   const names = todo.map((table) => table.name);
   const foreignKeys = await db.query<{ table: string; name: string; definition: string }>(
     `SELECT t.relname::text AS table, k.conname::text AS name, pg_get_constraintdef(k.oid) AS definition
@@ -116,10 +131,13 @@ export async function distributeTables(db: SqlExecutor): Promise<string[]> {
       await db.exec(`ALTER TABLE ${quote(key.table)} ADD CONSTRAINT ${quote(key.name)} ${key.definition}`);
     }
     for (const trigger of triggers) await db.exec(trigger.definition);
+    for (const { signature, workspaceArgument } of functions) {
+      await db.query(`SELECT create_distributed_function($1, $2, colocate_with => $3)`, [signature, workspaceArgument, quote(DISTRIBUTED_BY_ID)]);
+    }
     await db.exec("COMMIT");
   } catch (error) {
     await db.exec("ROLLBACK");
     throw new Error(`Distributing the tables on Citus failed: ${(error as Error).message}`);
   }
-  return names;
+  return [...names, ...functions.map((f) => functionName(f.signature))];
 }

@@ -1,6 +1,7 @@
 import { Client } from "pg";
 import { applyMigrationsUnderLock, loadMigrations, migrationStatus, type Migration, type SqlExecutor } from "./migrations";
-import { distributeTables, isCitus, tablesToDistribute } from "./citus-distribution";
+import { distributeTables, functionsToDistribute, isCitus, tablesToDistribute } from "./citus-distribution";
+import { functionName } from "./table-distribution";
 import { pgvectorProblem, readPgvectorState } from "./pgvector";
 import { postgresExecutor } from "./postgres-executor";
 
@@ -55,9 +56,9 @@ export async function assertDatabaseReady(db: SqlExecutor, migrations: Migration
   if (pending.length > 0) {
     problems.push(`The database lacks ${pending.length === 1 ? "migration" : "migrations"} ${pending.join(", ")}: run \`npm run migrate\` (the release phase runs \`node dist/cli/migrate.js\`).`);
   }
-  const undistributed = await tablesToDistribute(db);
+  const undistributed = [...(await tablesToDistribute(db)).map((t) => t.name), ...(await functionsToDistribute(db)).map((f) => functionName(f.signature))];
   if (undistributed.length > 0) {
-    problems.push(`On this Citus cluster, ${undistributed.map((t) => t.name).join(", ")} ${undistributed.length === 1 ? "is" : "are"} not yet placed by workspace: run \`npm run migrate\`, which distributes them.`);
+    problems.push(`On this Citus cluster, ${undistributed.join(", ")} ${undistributed.length === 1 ? "is" : "are"} not yet placed by workspace: run \`npm run migrate\`, which distributes them.`);
   }
   if (changed.length > 0) {
     problems.push(`Applied ${changed.length === 1 ? "migration" : "migrations"} ${changed.join(", ")} differ from the committed files: restore the committed migration files.`);

@@ -35,3 +35,22 @@ export function placementOf(table: string): Placement {
   if (shared) return { kind: shared.kind };
   return { kind: "distributed", column: distributionColumnOf(table) };
 }
+
+/**
+ * Functions that read one workspace's rows, run on the node that holds the workspace: a call of
+ * one on its own is sent there by Citus (by the argument naming the workspace), where the
+ * function's settings (`ivfflat.probes`, the iterative scan) hold for its statement, which reads
+ * the colocated shard on that node. Called on the coordinator instead, its statement would run on
+ * a worker without those settings.
+ */
+export const DISTRIBUTED_FUNCTIONS: Array<{ signature: string; workspaceArgument: string }> = [
+  { signature: "nearest_in_workspace_index(text, text, text, halfvec, text, integer, integer, integer)", workspaceArgument: "search_workspace_id" },
+  {
+    signature:
+      "nearest_matching_in_workspace_index(text, halfvec, text, integer, integer, integer, timestamptz, timestamptz, timestamptz, timestamptz, text, double precision)",
+    workspaceArgument: "search_workspace_id",
+  },
+];
+
+/** A function's name as messages show it: `nearest_in_workspace_index()`. */
+export const functionName = (signature: string) => `${signature.slice(0, signature.indexOf("("))}()`;

@@ -2,10 +2,13 @@ import { Client } from "pg";
 import request from "supertest";
 import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
 import { createLogger } from "../../src/lib/logger";
-import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
+import { exactDistanceOn } from "../../src/db/vector-distance";
+import { nearestQuery } from "../../src/repositories/artifact-search.repository";
+import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
 import { pushArtifact, validatedArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
-import { TEST_DATABASE_URL, clusterNodes, onServer } from "../support/postgres-server";
+import { ownIndexOnWorker } from "../support/citus-shards";
+import { TEST_DATABASE_URL, clusterNodes } from "../support/postgres-server";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
@@ -82,26 +85,12 @@ async function plansOf(work: () => Promise<unknown>): Promise<Array<{ text: stri
 
 const coordinatorOf = async () => (await clusterNodes(TEST_DATABASE_URL!))![0]!;
 
-/** Where a workspace's shard of artifact vectors lives, and how often its own index there was scanned. */
-async function ownIndexScansOnWorker(workspaceId: string): Promise<{ node: { host: string; port: number }; scans: number }> {
-  const [{ shard, host, port, database }] = await t.database.prisma.$queryRaw<[{ shard: string; host: string; port: number; database: string }]>`
-    SELECT s.shard::text, p.nodename AS host, p.nodeport AS port, current_database() AS database
-    FROM (SELECT get_shard_id_for_distribution_column('artifact_embeddings', ${workspaceId}::text) AS shard) s
-    JOIN pg_dist_shard_placement p ON p.shardid = s.shard`;
+/** The coordinator's URL of this file's database. */
+async function databaseUrl(): Promise<string> {
+  const [{ database }] = await t.database.prisma.$queryRaw<[{ database: string }]>`SELECT current_database() AS database`;
   const url = new URL(TEST_DATABASE_URL!);
-  url.hostname = host;
-  url.port = String(port);
   url.pathname = `/${database}`;
-  const scans = await onServer(url.toString(), async (client) => {
-    // Citus hides the shards from a worker's catalog views unless asked.
-    await client.query(`SET citus.show_shards_for_app_name_prefixes = '*'`);
-    const { rows } = await client.query<{ scans: string | null }>(
-      `SELECT sum(idx_scan)::text AS scans FROM pg_stat_user_indexes WHERE relname = $1 AND indexrelname LIKE $2`,
-      [`artifact_embeddings_${shard}`, `${workspaceIndexName(workspaceId, "artifact_embeddings")}%`],
-    );
-    return Number(rows[0]?.scans ?? 0);
-  });
-  return { node: { host, port }, scans };
+  return url.toString();
 }
 
 /**
@@ -143,9 +132,24 @@ describe("one workspace's request runs on one node (Citus router plans)", () => 
     expect(multiNode(plans)).toEqual([]);
     // The workspace's index was read on the worker that holds its shard: that shard's copy of the
     // index counts the scan (a worker reports its statistics within seconds of going idle).
-    const scans = await ownIndexScansOnWorker(other.workspaceId);
-    expect(scans.node).not.toEqual(await coordinatorOf());
-    await waitFor(async () => (await ownIndexScansOnWorker(other.workspaceId)).scans > 0, { what: "a scan of the workspace's own index on its worker" });
+    const url = await databaseUrl();
+    const placed = await ownIndexOnWorker(url, other.workspaceId, "artifact_embeddings");
+    expect(placed.node).not.toEqual(await coordinatorOf());
+    await waitFor(async () => ((await ownIndexOnWorker(url, other.workspaceId, "artifact_embeddings")).index?.scans ?? 0) > 0, {
+      what: "a scan of the workspace's own index on its worker",
+    });
+  });
+
+  it("sends a call of a workspace's nearest-vector function on its own to the workspace's node", async () => {
+    const own = (await createVectorIndexRepository(t.database.prisma).ownIndexes(other.workspaceId)).get("artifact_embeddings");
+    expect(own).toBeDefined();
+    const vector = (await t.services.embeddings.embed(["big clients cancelling more"]))[0]!;
+    const statement = nearestQuery(other.workspaceId, { vector, model: t.services.embeddings.model }, { exactDistance: exactDistanceOn(t.database.kind), own });
+    const plan = (await t.database.prisma.$queryRawUnsafe<Array<{ "QUERY PLAN": string }>>(`EXPLAIN ${statement.text}`, ...statement.values))
+      .map((row) => row["QUERY PLAN"])
+      .join("\n");
+    // Run on the coordinator instead, its statement would reach the worker without the function's settings.
+    expect(plan).toMatch(/Citus Adaptive[\s\S]*Task Count: 1\b/);
   });
 
   it("memory recall", async () => {

@@ -107,3 +107,16 @@ ALTER FUNCTION nearest_in_workspace_index(text, text, text, halfvec, text, int, 
   SET citus.allow_nested_distributed_execution = on;
 ALTER FUNCTION nearest_matching_in_workspace_index(text, halfvec, text, int, int, int, timestamptz, timestamptz, timestamptz, timestamptz, text, float8)
   SET citus.allow_nested_distributed_execution = on;
+
+-- 5. The functions the generated search documents call name the schema of the one they call:
+-- pg_restore computes generated columns with an empty search_path, where the unqualified name was
+-- not found and a logical dump did not restore (docs/deployment.md §7; on Citus, the way back from a
+-- dump). What they compute is unchanged.
+CREATE OR REPLACE FUNCTION search_field(doc text, weight "char") RETURNS tsvector
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT setweight(to_tsvector('english', coalesce(doc, '')) || to_tsvector('simple', public.search_identifier_text(doc)), weight)
+$$;
+CREATE OR REPLACE FUNCTION search_sql_field(doc text, weight "char") RETURNS tsvector
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT setweight(to_tsvector('simple', coalesce(doc, '')) || to_tsvector('simple', public.search_identifier_text(doc)), weight)
+$$;

@@ -15,7 +15,9 @@ tool=${CITUS_TOOL:-$here/../../shared/tools/citus}
 shared=$(cd "$(dirname "$tool")/.." && pwd)
 
 copy=${TMPDIR:-/tmp}/wsi-citus-tool-$(id -u)
-if [ ! -f "$copy/.complete" ]; then
+# Made again when the tool or the vendored source changes.
+stamp=$(cat "$tool" "$shared/vendor/citus/README.md" "$shared/vendor/citus/configure" 2>/dev/null | sha256sum | cut -c1-16)
+if [ "$(cat "$copy/.complete" 2>/dev/null)" != "$stamp" ]; then
   rm -rf "$copy"; mkdir -p "$copy"
   cp -R "$shared/tools" "$shared/vendor" "$copy/"
   chmod -R u+w "$copy"
@@ -25,7 +27,7 @@ if [ ! -f "$copy/.complete" ]; then
     case "$target" in ../*) ;; *) continue ;; esac
     if [ -d "$(dirname "$file")/$target" ]; then rm -f "$file"; ln -s "${target%/}" "$file"; fi
   done
-  touch "$copy/.complete"
+  echo "$stamp" >"$copy/.complete"
 fi
 
 if [ "${1:-}" = start ]; then

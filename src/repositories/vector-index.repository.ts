@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Database, DbTx } from "../db/database";
 import { exactDistanceOn } from "../db/vector-distance";
 import type { OwnIndex } from "../search/hybrid-candidates";
+import { indexHomeOf, type IndexFacts } from "./own-index-home";
 
 /** The tables that hold vectors, each searched within one workspace. */
 export type VectorTable = "artifact_embeddings" | "memories" | "query_patterns" | "error_learnings";
@@ -79,20 +80,21 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
   const known = new Map<string, { indexes: Map<VectorTable, OwnIndex>; until: number }>();
 
   /**
-   * Where a workspace's own index on `table` is built: on a table hash-partitioned by workspace
-   * (docs/deployment.md §6), the partition that holds the workspace, since PostgreSQL builds no
-   * index concurrently on a partitioned table and the other partitions hold none of its rows;
-   * otherwise the table itself.
+   * Unlists the own indexes that are no longer where their workspace lives: on Citus, a shard the
+   * rebalancer moved leaves its index on the old node. The workspace is then searched exactly until
+   * `due` has it built again on the new one. Nothing to do elsewhere: the index is the table's.
    */
-  async function indexedRelation(workspaceId: string, table: VectorTable): Promise<string> {
-    const whole = `"${table}"`;
-    const [kind] = await db.$queryRaw<Array<{ partitioned: boolean }>>`SELECT relkind = 'p' AS partitioned FROM pg_class WHERE oid = to_regclass(${whole})`;
-    if (!kind?.partitioned) return whole;
-    const [holder] = await db.$queryRawUnsafe<Array<{ partition: string }>>(
-      `SELECT tableoid::regclass::text AS partition FROM ${whole} WHERE workspace_id = $1 LIMIT 1`,
-      workspaceId,
-    );
-    return holder?.partition ?? whole;
+  async function forgetIndexesLeftBehind(): Promise<void> {
+    const [citus] = await db.$queryRaw<Array<{ on: boolean }>>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS on`;
+    if (!citus?.on) return;
+    const listed = await db.$queryRaw<Array<{ workspaceId: string; table: VectorTable }>>`
+      SELECT workspace_id AS "workspaceId", vector_table AS "table" FROM workspace_vector_indexes`;
+    for (const { workspaceId, table } of listed) {
+      const home = await indexHomeOf(db, workspaceId, table);
+      if ((await home.facts(home.nameOf(workspaceIndexName(workspaceId, table))))?.valid) continue;
+      await db.$executeRaw`DELETE FROM workspace_vector_indexes WHERE workspace_id = ${workspaceId} AND vector_table = ${table}`;
+      known.delete(workspaceId);
+    }
   }
 
   return {
@@ -125,15 +127,23 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
       const how = concurrently ? "CONCURRENTLY " : "";
       const dropped: string[] = [];
       for (const table of Object.keys(INDEXED_ROWS) as VectorTable[]) {
-        for (const name of [workspaceIndexName(workspaceId, table), `${workspaceIndexName(workspaceId, table)}_next`]) {
-          const [exists] = await db.$queryRaw<Array<{ found: boolean }>>`SELECT to_regclass(${`"${name}"`}) IS NOT NULL AS found`;
-          if (!exists?.found) continue;
-          await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
+        const home = await indexHomeOf(db, workspaceId, table);
+        for (const name of [workspaceIndexName(workspaceId, table), `${workspaceIndexName(workspaceId, table)}_next`].map(home.nameOf)) {
+          if ((await home.facts(name)) === undefined) continue;
+          await home.run(`DROP INDEX ${how}IF EXISTS "${name}"`);
           dropped.push(name);
         }
       }
       known.delete(workspaceId);
       return dropped;
+    },
+
+    /** The catalog's facts of a workspace's own index on a table where it lives, or undefined when it has none. */
+    async describe(workspaceId: string, table: VectorTable): Promise<(IndexFacts & { name: string }) | undefined> {
+      const home = await indexHomeOf(db, workspaceId, table);
+      const name = home.nameOf(workspaceIndexName(workspaceId, table));
+      const facts = await home.facts(name);
+      return facts && { name, ...facts };
     },
 
     /**
@@ -142,6 +152,7 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
      * The kept document counts pick the candidates; only their artifact vectors are counted.
      */
     async due(minVectors: number): Promise<Array<{ workspaceId: string; table: VectorTable; documents: number }>> {
+      await forgetIndexesLeftBehind();
       const tables = Object.keys(COLLECTIONS_OF) as VectorTable[];
       const candidates = await db.$queryRaw<Array<{ workspaceId: string; table: VectorTable; documents: number; indexed: number | null }>>`
         WITH sizes AS (
@@ -180,24 +191,22 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
      * exact scan. An index left invalid by a build that failed is dropped and built again.
      */
     async create(workspaceId: string, table: VectorTable, { concurrently, documents }: { concurrently: boolean; documents: number }): Promise<string> {
-      const name = workspaceIndexName(workspaceId, table);
-      const next = `${name}_next`;
+      const home = await indexHomeOf(db, workspaceId, table);
+      const name = home.nameOf(workspaceIndexName(workspaceId, table));
+      const next = home.nameOf(`${workspaceIndexName(workspaceId, table)}_next`);
       const how = concurrently ? "CONCURRENTLY " : "";
       const rows = `workspace_id = ${literal(workspaceId)}${INDEXED_ROWS[table]}`;
-      const validity = async (index: string) =>
-        (await db.$queryRaw<Array<{ valid: boolean }>>`SELECT i.indisvalid AS valid FROM pg_index i WHERE i.indexrelid = to_regclass(${`"${index}"`})`)[0]?.valid;
       const [{ vectors }] = await db.$queryRawUnsafe<[{ vectors: number }]>(
         `SELECT count(*)::int AS vectors FROM "${table}" WHERE ${rows} AND embedding IS NOT NULL`,
       );
       const lists = Math.min(MAX_LISTS, Math.max(1, Math.ceil(vectors / VECTORS_PER_LIST)));
-      const relation = await indexedRelation(workspaceId, table);
-      const current = await validity(name);
+      const current = (await home.facts(name))?.valid;
       const target = current ? next : name;
-      if ((await validity(target)) !== undefined) await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${target}"`);
-      await db.$executeRawUnsafe(`CREATE INDEX ${how}"${target}" ON ${relation} USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
+      if ((await home.facts(target)) !== undefined) await home.run(`DROP INDEX ${how}IF EXISTS "${target}"`);
+      await home.run(`CREATE INDEX ${how}"${target}" ON ${home.relation} USING ivfflat (embedding halfvec_cosine_ops) WITH (lists = ${lists}) WHERE ${rows}`);
       if (target === next) {
-        await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
-        await db.$executeRawUnsafe(`ALTER INDEX "${next}" RENAME TO "${name}"`);
+        await home.run(`DROP INDEX ${how}IF EXISTS "${name}"`);
+        await home.run(`ALTER INDEX "${next}" RENAME TO "${name}"`);
       }
       try {
         await db.$executeRaw`
@@ -206,7 +215,7 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
           ON CONFLICT (workspace_id, vector_table) DO UPDATE SET documents = excluded.documents, probes = excluded.probes, created_at = excluded.created_at`;
       } catch (error) {
         // The workspace was deleted while its index was being built: the index must not outlive it.
-        await db.$executeRawUnsafe(`DROP INDEX ${how}IF EXISTS "${name}"`);
+        await home.run(`DROP INDEX ${how}IF EXISTS "${name}"`);
         throw error;
       }
       known.delete(workspaceId);

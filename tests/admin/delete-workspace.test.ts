@@ -36,14 +36,22 @@ async function rowsPerTable(workspaceId: string): Promise<Record<string, number>
   return counts;
 }
 
-/** Indexes that name the workspace: by its own index names, or by its id in a predicate. */
-const ownIndexes = (workspaceId: string) =>
-  sql<{ name: string }>(
+/**
+ * Indexes that name the workspace: its own indexes where they live (on Citus, the workspace's
+ * shards on a worker), and any index of the node the service connects to that names its id in a
+ * predicate or its own index names.
+ */
+async function ownIndexes(workspaceId: string): Promise<string[]> {
+  const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
+  const own = (await Promise.all(VECTOR_TABLES.map((table) => indexes.describe(workspaceId, table)))).flatMap((index) => (index ? [index.name] : []));
+  const named = await sql<{ name: string }>(
     `SELECT c.relname::text AS name FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
      WHERE c.relname = ANY($1::text[]) OR pg_get_expr(x.indpred, x.indrelid) LIKE '%' || $2 || '%'`,
     VECTOR_TABLES.flatMap((table) => [workspaceIndexName(workspaceId, table), `${workspaceIndexName(workspaceId, table)}_next`]),
     workspaceId,
   );
+  return [...new Set([...own, ...named.map((row) => row.name)])];
+}
 
 /** A workspace with something in every table a workspace can reach. */
 async function fill(ws: WorkspaceWithKey, reviewers: Array<{ id: string }>) {

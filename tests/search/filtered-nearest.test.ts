@@ -5,7 +5,7 @@ import {
   filteredNearestQuery,
   scansOwnIndex,
 } from "../../src/repositories/artifact-search.repository";
-import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
+import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
 import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
 import { embedQuery } from "../../src/search/query-embedding";
 import { rankFound } from "../../src/search/hybrid-candidates";
@@ -141,9 +141,8 @@ const REVENUE_QUESTION = "What is the quarterly revenue forecast for enterprise 
 
 describe("a filtered search of a workspace with its own index", () => {
   it("reads one of the workspace's four lists", async () => {
-    const [index] = await t.database.prisma.$queryRaw<Array<{ lists: string }>>`
-      SELECT substring(array_to_string(c.reloptions, ',') FROM 'lists=(\\d+)') AS lists FROM pg_class c WHERE c.oid = to_regclass(${`"${workspaceIndexName(big.workspaceId, "artifact_embeddings")}"`})`;
-    expect(Number(index!.lists)).toBe(4);
+    const index = await createVectorIndexRepository(t.database.prisma).describe(big.workspaceId, "artifact_embeddings");
+    expect(index).toMatchObject({ valid: true, lists: 4 });
     expect((await repository().nearest(big.workspaceId, await vectorOf(REVENUE_QUESTION))).strategy).toBe("index");
   });
 

@@ -11,6 +11,7 @@ import { startOAuthScene, type OAuthScene } from "../support/oauth-scene";
 import { oauthDance, type Consent, type OAuthDance } from "../support/oauth-dance";
 import { capturingLogger } from "../support/log-capture";
 import type { TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
 
 let t: TestApp;
 const logs = capturingLogger();
@@ -175,8 +176,9 @@ describe("the token endpoint", () => {
     await expect(refresh(provider, first.refresh_token!)).rejects.toThrow(/grant/i);
     await expect(refresh(provider, second.refresh_token!)).rejects.toThrow(/grant/i);
     expect((await post(connectorUrl(), second.access_token, initialize)).status).toBe(401);
-    const app = (await t.services.connectedApps.list(home.workspaceId)).find((a) => a.clientName === "Rotation check");
-    expect(app?.revokedAt).not.toBeNull();
+    // The grant is marked revoked in the connected apps after the refusal, not before it answers.
+    const revoked = async () => (await t.services.connectedApps.list(home.workspaceId)).find((a) => a.clientName === "Rotation check")?.revokedAt ?? null;
+    expect(await waitFor(revoked, { what: "the reused grant marked revoked" })).not.toBeNull();
   });
 
   it("stores and logs no code, verifier or token, only digests", async () => {

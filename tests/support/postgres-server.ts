@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "pg";
+import { waitFor } from "./wait-for";
 
 /**
  * The PostgreSQL pass: with TEST_DATABASE_URL naming a server (any database on it), global setup
@@ -93,7 +94,19 @@ export async function createEmptyDatabase(serverUrl: string, name: string): Prom
 }
 
 export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  await onEveryNode(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  // On a Citus node the database's maintenance daemon may be starting again as the drop ends the
+  // sessions; the drop is refused then ("being accessed by other users", 55006) and tried again.
+  await waitFor(
+    () =>
+      onEveryNode(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).then(
+        () => true,
+        (error: unknown) => {
+          if ((error as { code?: string }).code === "55006") return false;
+          throw error;
+        },
+      ),
+    { what: `database ${name} dropped`, everyMs: 200 },
+  );
 }
 
 export function uniqueDatabaseName(prefix: string): string {

@@ -1,5 +1,8 @@
 import type { SqlExecutor } from "./migrations";
-import { DISTRIBUTED_BY_ID, DISTRIBUTED_FUNCTIONS, functionName, placementOf, type Placement } from "./table-distribution";
+import { DISTRIBUTED_BY_ID, DISTRIBUTED_FUNCTIONS, placementOf, type Placement } from "./table-distribution";
+
+/** A function's name as messages show it: `nearest_in_workspace_index()`. */
+const functionName = (signature: string) => `${signature.slice(0, signature.indexOf("("))}()`;
 
 /** Whether the database is a Citus coordinator: the `citus` extension is installed in it. */
 export async function isCitus(db: SqlExecutor): Promise<boolean> {
@@ -38,18 +41,28 @@ function isPlaced(table: TableState, placement: Placement): boolean {
   }
 }
 
-/** The tables of the public schema that are not yet where docs/deployment.md §6 puts them, each with where that is. */
-export async function tablesToDistribute(db: SqlExecutor): Promise<Array<{ name: string; placement: Placement }>> {
-  if (!(await isCitus(db))) return [];
+/** What a Citus coordinator does not yet hold as docs/deployment.md §6 says; nothing elsewhere. */
+export async function notYetDistributed(db: SqlExecutor): Promise<{ tables: Array<{ name: string; placement: Placement }>; functions: typeof DISTRIBUTED_FUNCTIONS }> {
+  if (!(await isCitus(db))) return { tables: [], functions: [] };
+  return { tables: await tablesToDistribute(db), functions: await functionsToDistribute(db) };
+}
+
+/** The names of notYetDistributed, tables first, as messages show them. */
+export const namesOf = ({ tables, functions }: Awaited<ReturnType<typeof notYetDistributed>>) => [
+  ...tables.map((table) => table.name),
+  ...functions.map((f) => functionName(f.signature)),
+];
+
+/** The tables of the public schema that are not yet where docs/deployment.md §6 puts them, each with where that is (on Citus). */
+async function tablesToDistribute(db: SqlExecutor): Promise<Array<{ name: string; placement: Placement }>> {
   return (await readTables(db))
     .map((table) => ({ table, placement: placementOf(table.name) }))
     .filter(({ table, placement }) => !isPlaced(table, placement))
     .map(({ table, placement }) => ({ name: table.name, placement }));
 }
 
-/** The functions of DISTRIBUTED_FUNCTIONS that Citus does not yet run by workspace (none elsewhere). */
-export async function functionsToDistribute(db: SqlExecutor): Promise<typeof DISTRIBUTED_FUNCTIONS> {
-  if (!(await isCitus(db))) return [];
+/** The functions of DISTRIBUTED_FUNCTIONS that Citus does not yet run by workspace (on Citus). */
+async function functionsToDistribute(db: SqlExecutor): Promise<typeof DISTRIBUTED_FUNCTIONS> {
   const distributed = await db.query<{ signature: string }>(
     `SELECT f.signature FROM unnest($1::text[]) AS f(signature)
      JOIN pg_dist_object o ON o.classid = 'pg_proc'::regclass AND o.objid = to_regprocedure(f.signature)
@@ -77,8 +90,8 @@ const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
  * transaction: a failure leaves the database as it was. Returns the tables and functions placed.
  */
 export async function distributeTables(db: SqlExecutor): Promise<string[]> {
-  const todo = await tablesToDistribute(db);
-  const functions = await functionsToDistribute(db);
+  const missing = await notYetDistributed(db);
+  const { tables: todo, functions } = missing;
   if (todo.length === 0 && functions.length === 0) return [];
   const names = todo.map((table) => table.name);
   const foreignKeys = await db.query<{ table: string; name: string; definition: string }>(
@@ -139,5 +152,5 @@ export async function distributeTables(db: SqlExecutor): Promise<string[]> {
     await db.exec("ROLLBACK");
     throw new Error(`Distributing the tables on Citus failed: ${(error as Error).message}`);
   }
-  return [...names, ...functions.map((f) => functionName(f.signature))];
+  return namesOf(missing);
 }

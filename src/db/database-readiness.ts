@@ -1,7 +1,6 @@
 import { Client } from "pg";
 import { applyMigrationsUnderLock, loadMigrations, migrationStatus, type Migration, type SqlExecutor } from "./migrations";
-import { distributeTables, functionsToDistribute, isCitus, tablesToDistribute } from "./citus-distribution";
-import { functionName } from "./table-distribution";
+import { distributeTables, isCitus, namesOf, notYetDistributed } from "./citus-distribution";
 import { pgvectorProblem, readPgvectorState } from "./pgvector";
 import { postgresExecutor } from "./postgres-executor";
 
@@ -56,7 +55,7 @@ export async function assertDatabaseReady(db: SqlExecutor, migrations: Migration
   if (pending.length > 0) {
     problems.push(`The database lacks ${pending.length === 1 ? "migration" : "migrations"} ${pending.join(", ")}: run \`npm run migrate\` (the release phase runs \`node dist/cli/migrate.js\`).`);
   }
-  const undistributed = [...(await tablesToDistribute(db)).map((t) => t.name), ...(await functionsToDistribute(db)).map((f) => functionName(f.signature))];
+  const undistributed = namesOf(await notYetDistributed(db));
   if (undistributed.length > 0) {
     problems.push(`On this Citus cluster, ${undistributed.join(", ")} ${undistributed.length === 1 ? "is" : "are"} not yet placed by workspace: run \`npm run migrate\`, which distributes them.`);
   }

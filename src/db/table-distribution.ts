@@ -51,6 +51,3 @@ export const DISTRIBUTED_FUNCTIONS: Array<{ signature: string; workspaceArgument
     workspaceArgument: "search_workspace_id",
   },
 ];
-
-/** A function's name as messages show it: `nearest_in_workspace_index()`. */
-export const functionName = (signature: string) => `${signature.slice(0, signature.indexOf("("))}()`;

@@ -167,21 +167,24 @@ export function createVectorIndexRepository(db: DbTx, options: { ttlMs?: number;
         SELECT s.workspace_id AS "workspaceId", s.vector_table AS "table", s.documents, i.documents AS indexed
         FROM sizes s LEFT JOIN workspace_vector_indexes i ON i.workspace_id = s.workspace_id AND i.vector_table = s.vector_table
         ORDER BY s.documents DESC`;
-      const due: Array<{ workspaceId: string; table: VectorTable; documents: number }> = [];
-      for (const { workspaceId, table, documents, indexed } of candidates) {
-        if (indexed !== null) {
-          if (documents > indexed * REBUILD_GROWTH) due.push({ workspaceId, table, documents });
-        } else if (table !== "artifact_embeddings") {
-          if (documents > minVectors) due.push({ workspaceId, table, documents });
-        } else {
-          // An artifact's vectors are counted, one workspace at a time (one node on Citus): its
-          // documents alone would make an index due before most of its vectors exist.
-          const [{ vectors }] = await db.$queryRaw<[{ vectors: number }]>`
-            SELECT count(*)::int AS vectors FROM artifact_embeddings e WHERE e.workspace_id = ${workspaceId} AND e.searchable AND e.embedding IS NOT NULL`;
-          if (vectors > minVectors) due.push({ workspaceId, table, documents });
-        }
-      }
-      return due;
+      // The artifact vectors of the candidates without an index are counted, in one statement
+      // grouped by workspace (each group on its own node on Citus): its documents alone would make
+      // a workspace's index due before most of its vectors exist.
+      const uncounted = candidates.filter((c) => c.indexed === null && c.table === "artifact_embeddings").map((c) => c.workspaceId);
+      const counted = uncounted.length === 0 ? [] : await db.$queryRaw<Array<{ workspaceId: string; vectors: number }>>`
+        SELECT e.workspace_id AS "workspaceId", count(*)::int AS vectors FROM artifact_embeddings e
+        WHERE e.workspace_id = ANY(${uncounted}::text[]) AND e.searchable AND e.embedding IS NOT NULL
+        GROUP BY e.workspace_id`;
+      const vectorsOf = new Map(counted.map((row) => [row.workspaceId, row.vectors]));
+      return candidates
+        .filter(({ workspaceId, table, documents, indexed }) =>
+          indexed !== null
+            ? documents > indexed * REBUILD_GROWTH
+            : table === "artifact_embeddings"
+              ? (vectorsOf.get(workspaceId) ?? 0) > minVectors
+              : documents > minVectors,
+        )
+        .map(({ workspaceId, table, documents }) => ({ workspaceId, table, documents }));
     },
 
     /**

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { tablesToDistribute } from "../../src/db/citus-distribution";
+import { notYetDistributed } from "../../src/db/citus-distribution";
 import { assertDatabaseReady, DatabaseNotReadyError, migrateDatabase } from "../../src/db/database-readiness";
 import { applyMigrations } from "../../src/db/migrations";
 import { postgresExecutor } from "../../src/db/postgres-executor";
@@ -115,7 +115,7 @@ describe("npm run migrate on a Citus coordinator", () => {
     it("moves every row into the shards, keeps the counts and answers the same search", async () => {
       expect(before.found).toContain(artifactId);
       await migrateDatabase(url);
-      expect(await onServer(url, (client) => tablesToDistribute(postgresExecutor(client)))).toEqual([]);
+      expect(await onServer(url, (client) => notYetDistributed(postgresExecutor(client)))).toEqual({ tables: [], functions: [] });
       expectPlacedByWorkspace(await placements(url));
       expect(await rowCounts(url, Object.keys(before.counts))).toEqual(before.counts);
       const found = (await request(t.app).get("/api/v1/artifacts").query({ query }).set(ws.auth).expect(200)).body.results.map((item: { id: string }) => item.id);

@@ -48,6 +48,20 @@ describe("housekeeping", () => {
     expect(file.content).toBe("second version");
   });
 
+  it("finds an orphaned blob past a whole batch of old blobs still in use", async () => {
+    const other = await createWorkspaceWithKey(t.services);
+    await importContent(t.services, other.workspaceId, {
+      skills: [{ name: "kit", description: "d", source: "authored" as const, files: ["SKILL.md", "a.md", "b.md"].map((path) => ({ path, content: `${path} body` })) }],
+    });
+    // Last in key order, so that every batch before it holds only blobs in use.
+    await t.database.prisma.storedBlob.create({ data: { key: `workspaces/${other.workspaceId}/zzzz-orphan`, data: Buffer.from("old"), createdAt: new Date(Date.now() - 3 * HOUR) }, select: { key: true } });
+    const inUse = (await t.database.prisma.skillFile.findMany({ where: { workspaceId: other.workspaceId }, select: { storageKey: true } })).map((f) => f.storageKey);
+    expect(inUse).toHaveLength(3);
+    expect((await housekeepingAt(Date.now() + 2 * HOUR, 1).runOnce()).orphanedBlobs).toBe(1);
+    const left = (await t.database.prisma.storedBlob.findMany({ where: { key: { startsWith: `workspaces/${other.workspaceId}/` } }, select: { key: true } })).map((b) => b.key);
+    expect(left.sort()).toEqual([...inUse].sort());
+  });
+
   it("removes expired console sessions and failed sign-ins too old to slow anyone down, and keeps the rest", async () => {
     const now = Date.now();
     const reviewer = await t.database.prisma.reviewer.create({ data: { id: "rev_hk", email: "hk@acme.example", name: "HK", passwordHash: "x" } });

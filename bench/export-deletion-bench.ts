@@ -58,6 +58,16 @@ async function main(): Promise<void> {
     started = performance.now();
     const bigExport = await request(app).get(`/admin/v1/workspaces/${big[0]!.id}/export`).set(admin).buffer(true);
     rows.push(`| export of ${ARTIFACTS.toLocaleString("en")} artifacts | ${(performance.now() - started).toFixed(0)} ms | ${(bigExport.text.length / 1024 / 1024).toFixed(1)} MB |`);
+    // What the export's snapshot costs the other workspaces: a read of the neighbour sent just after
+    // the export starts waits, on the embedded engine's one connection, until the snapshot is read.
+    const neighbourKey = await services.apiKeys.create(big[1]!.id, { name: "bench" });
+    const exporting = request(app).get(`/admin/v1/workspaces/${big[0]!.id}/export`).set(admin).buffer(true).then(() => performance.now());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    started = performance.now();
+    await request(app).get("/api/v1/data-sources").set({ Authorization: `Bearer ${neighbourKey.key}` }).expect(200);
+    const answered = performance.now();
+    const exported = await exporting;
+    rows.push(`| a neighbour's data-source list sent 50 ms into that export | ${(answered - started).toFixed(0)} ms (the export ended ${(exported - answered).toFixed(0)} ms later) | |`);
     const [{ vectors }] = await database.prisma.$queryRaw<[{ vectors: number }]>`SELECT count(*)::int AS vectors FROM artifact_embeddings WHERE workspace_id = ${big[0]!.id}`;
     started = performance.now();
     const deleted = await request(app).delete(`/admin/v1/workspaces/${big[0]!.id}`).set(admin);

@@ -10,7 +10,7 @@ import { requestId, requestLog } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
 import { MCP_KEY_PATH, MCP_PATH, mcpEndpoint } from "./mcp/mcp-endpoint";
-import { createAuthorizationServer } from "./oauth/authorization-server";
+import { createAuthorizationServer, METADATA_PATHS } from "./oauth/authorization-server";
 import { connectorAuthenticator, connectorChallenge, requireToolScope } from "./oauth/connector-auth";
 import { oauthRouter } from "./oauth/oauth-routes";
 import { adminV1Routes } from "./routes/admin";
@@ -36,12 +36,14 @@ export interface AppDeps {
   maxOAuthClients?: number;
   /** A CA (PEM) also trusted for Client ID Metadata Documents (OAUTH_CLIENT_METADATA_CA_FILE). */
   clientMetadataCa?: string;
+  /** Client ID Metadata Documents may be fetched from loopback addresses: tests only, no setting turns it on. */
+  clientMetadataLoopback?: boolean;
   /** GET /metrics to a bearer token (telemetry on, Prometheus exporter, METRICS_TOKEN); absent otherwise. */
   metrics?: MetricsEndpointOptions;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa, metrics }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa, clientMetadataLoopback, metrics }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -74,12 +76,14 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
     trustProxy,
     maxClients: maxOAuthClients,
     clientMetadataCa,
+    clientMetadataLoopback,
   });
   app.use("/console", consoleRouter(services, logger, { signInLimiter: rateLimiters.signIn, authorization }));
   // MCP for agents (docs/mcp.md): before the 404 handler, with its own transport and errors.
   // /mcp is the address to give any client: an API key, or OAuth (advertised in its 401) for
   // hosted connectors that only know the URL. /mcp/key is the same server for API keys alone,
   // advertising nothing, for header clients that drop their header once they see OAuth.
+  app.use(METADATA_PATHS, rateLimiters.metadata);
   app.use(oauthRouter(authorization, services, { registrationLimiter: rateLimiters.registrations }));
   app.use(
     mcpEndpoint({

@@ -65,6 +65,37 @@ const OtlpProtocol = z.preprocess(
 // The OTLP/HTTP exporters send to an http(s) address (`http://collector:4318`).
 const OtlpEndpoint = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. http://localhost:4318" }).optional());
 
+// OTEL_TRACES_SAMPLER's values in the OpenTelemetry specification; the remote and vendor samplers need components not bundled here.
+const TRACES_SAMPLERS = ["always_on", "always_off", "traceidratio", "parentbased_always_on", "parentbased_always_off", "parentbased_traceidratio"] as const;
+const UNBUNDLED_SAMPLERS = new Set(["jaeger_remote", "parentbased_jaeger_remote", "xray"]);
+export type TracesSamplerName = (typeof TRACES_SAMPLERS)[number];
+const TracesSampler = z.preprocess(
+  (value) => (typeof value === "string" ? (value.trim() === "" ? undefined : value.trim().toLowerCase()) : value),
+  z
+    .string()
+    .default("parentbased_always_on")
+    .superRefine((name, ctx) => {
+      if ((TRACES_SAMPLERS as readonly string[]).includes(name)) return;
+      ctx.addIssue({
+        code: "custom",
+        message: UNBUNDLED_SAMPLERS.has(name)
+          ? `${name} is not supported here (it needs a sampler component this service does not bundle); use one of ${TRACES_SAMPLERS.join(", ")}`
+          : `must be one of ${TRACES_SAMPLERS.join(", ")}`,
+      });
+    })
+    .transform((name) => name as TracesSamplerName),
+);
+
+// The interface to listen on: an IP address or a host name (no brackets around an IPv6 address).
+const ListenHost = z.preprocess(
+  blankToUndefined,
+  z
+    .string()
+    .trim()
+    .refine((text) => isIP(text) !== 0 || /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(text), "must be an IP address (e.g. 127.0.0.1, 0.0.0.0, ::) or a host name, without brackets or port")
+    .optional(),
+);
+
 const DatabaseUrl = z.preprocess(
   blankToUndefined,
   z
@@ -76,6 +107,9 @@ const DatabaseUrl = z.preprocess(
 const EnvSchema = z
   .object({
     PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+    HOST: ListenHost,
+    // Set by Heroku in every dyno; its router reaches the dyno on its own interface, not on loopback.
+    DYNO: optionalText,
     DATABASE_URL: DatabaseUrl,
     DATABASE_POOL_SIZE: z.preprocess(
       blankToUndefined,
@@ -130,11 +164,9 @@ const EnvSchema = z
     OTEL_SERVICE_NAME: optionalText,
     OTEL_TRACES_EXPORTER: exporterList(["otlp", "console"]),
     OTEL_METRICS_EXPORTER: exporterList(["otlp", "prometheus", "console"]),
-    OTEL_TRACES_SAMPLER: z.preprocess(
-      blankToUndefined,
-      z.enum(["parentbased_always_on", "parentbased_traceidratio"], { error: "must be parentbased_always_on or parentbased_traceidratio" }).default("parentbased_always_on"),
-    ),
-    OTEL_TRACES_SAMPLER_ARG: z.preprocess(blankToUndefined, z.coerce.number().min(0).max(1).default(1)),
+    OTEL_TRACES_SAMPLER: TracesSampler,
+    // A string whose meaning depends on the sampler; checked below, for the samplers that take a ratio.
+    OTEL_TRACES_SAMPLER_ARG: optionalText,
     OTEL_EXPORTER_OTLP_PROTOCOL: OtlpProtocol,
     OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: OtlpProtocol,
     OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: OtlpProtocol,
@@ -170,6 +202,9 @@ const EnvSchema = z
     if (env.DATABASE_URL && !env.PUBLIC_BASE_URL) {
       ctx.addIssue({ code: "custom", path: ["PUBLIC_BASE_URL"], message: "is required when DATABASE_URL is set" });
     }
+    if (env.OTEL_TRACES_SAMPLER.endsWith("traceidratio") && env.OTEL_TRACES_SAMPLER_ARG !== undefined && samplingRatio(env.OTEL_TRACES_SAMPLER_ARG) === undefined) {
+      ctx.addIssue({ code: "custom", path: ["OTEL_TRACES_SAMPLER_ARG"], message: `must be a sampling probability from 0 to 1 (e.g. 0.25) for ${env.OTEL_TRACES_SAMPLER}` });
+    }
     if (env.TELEMETRY === "on" && env.METRICS_TOKEN && !env.OTEL_METRICS_EXPORTER.includes("prometheus")) {
       ctx.addIssue({ code: "custom", path: ["METRICS_TOKEN"], message: "serves Prometheus text: add prometheus to OTEL_METRICS_EXPORTER, or unset it" });
     }
@@ -184,12 +219,28 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/** OTEL_TRACES_SAMPLER_ARG as a probability, or undefined when it is not a number from 0 to 1. */
+function samplingRatio(text: string): number | undefined {
+  const ratio = Number(text.trim());
+  return text.trim() !== "" && Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : undefined;
+}
+
+/**
+ * The interface to listen on unless HOST says: every interface on a Heroku dyno (DYNO) or with a
+ * managed database (DATABASE_URL: a deployment, where a router or a container's port mapping reaches
+ * the process from outside), else loopback only, so that a developer's server is not on the office network.
+ */
+export function defaultListenHost(env: { DYNO?: string; DATABASE_URL?: string }): string {
+  return env.DYNO || env.DATABASE_URL ? "0.0.0.0" : "127.0.0.1";
+}
+
 /** OpenTelemetry (docs/operations.md). With `enabled` false the SDK is never loaded. */
 export interface TelemetrySettings {
   enabled: boolean;
   /** OTEL_SERVICE_NAME; unset: the process type's own name. */
   serviceName: string | undefined;
-  traces: { exporters: Env["OTEL_TRACES_EXPORTER"]; protocol: "http/protobuf" | "http/json"; sampleRatio: number };
+  /** OTEL_TRACES_SAMPLER, and the ratio of the traceidratio samplers (OTEL_TRACES_SAMPLER_ARG, default 1). */
+  traces: { exporters: Env["OTEL_TRACES_EXPORTER"]; protocol: "http/protobuf" | "http/json"; sampler: TracesSamplerName; sampleRatio: number };
   metrics: { exporters: Env["OTEL_METRICS_EXPORTER"]; protocol: "http/protobuf" | "http/json" };
   /** Where the Prometheus exporter listens when OTEL_METRICS_EXPORTER names prometheus. */
   prometheus: { host: string; port: number };
@@ -199,6 +250,8 @@ export interface TelemetrySettings {
 
 export interface Config {
   port: number;
+  /** The interface the web server listens on (HOST; default: defaultListenHost). */
+  host: string;
   databaseUrl: string | undefined;
   /** Most connections one process opens to DATABASE_URL. */
   databasePoolSize: number;
@@ -251,6 +304,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   return {
     port: env.PORT,
+    host: env.HOST ?? defaultListenHost(env),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     trustProxy: env.TRUST_PROXY,
@@ -305,7 +359,8 @@ function telemetrySettings(env: Env): TelemetrySettings {
     traces: {
       exporters: traces,
       protocol: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? protocol,
-      sampleRatio: env.OTEL_TRACES_SAMPLER === "parentbased_traceidratio" ? env.OTEL_TRACES_SAMPLER_ARG : 1,
+      sampler: env.OTEL_TRACES_SAMPLER,
+      sampleRatio: env.OTEL_TRACES_SAMPLER.endsWith("traceidratio") && env.OTEL_TRACES_SAMPLER_ARG !== undefined ? samplingRatio(env.OTEL_TRACES_SAMPLER_ARG)! : 1,
     },
     metrics: { exporters: metrics, protocol: env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? protocol },
     prometheus: { host: env.OTEL_EXPORTER_PROMETHEUS_HOST, port: env.OTEL_EXPORTER_PROMETHEUS_PORT },

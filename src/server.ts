@@ -71,15 +71,15 @@ async function main(): Promise<void> {
     clientMetadataCa: config.oauthClientMetadataCaFile ? readCaFile(config.oauthClientMetadataCaFile) : undefined,
     metrics: telemetry?.prometheus && config.telemetry.metricsToken ? { token: config.telemetry.metricsToken, serve: telemetry.prometheus.handle } : undefined,
   });
-  const server = app.listen(config.port);
+  const server = app.listen(config.port, config.host);
   answerClientErrorsAsJson(server);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
   });
-  const port = (server.address() as AddressInfo).port;
+  const { address, port } = server.address() as AddressInfo;
   if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port });
-  logger.info({ port, database: database.kind }, "listening");
+  logger.info({ address, port, database: database.kind }, "listening");
   console.log(
     startupBanner({
       baseUrl: config.publicBaseUrl ?? `http://localhost:${port}`,

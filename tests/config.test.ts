@@ -50,8 +50,13 @@ describe("loadConfig", () => {
     [{ OTEL_METRICS_EXPORTER: "otlp,statsd" }, "OTEL_METRICS_EXPORTER"],
     [{ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }, "OTEL_EXPORTER_OTLP_PROTOCOL"],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "OTEL_EXPORTER_OTLP_ENDPOINT"],
-    [{ OTEL_TRACES_SAMPLER: "always_off" }, "OTEL_TRACES_SAMPLER"],
-    [{ OTEL_TRACES_SAMPLER_ARG: "2" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_TRACES_SAMPLER: "sometimes" }, "OTEL_TRACES_SAMPLER"],
+    [{ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "2" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "-0.5" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "ten percent" }, "OTEL_TRACES_SAMPLER_ARG"],
+    [{ HOST: "[::1]" }, "HOST"],
+    [{ HOST: "0.0.0.0:3000" }, "HOST"],
+    [{ HOST: "http://localhost" }, "HOST"],
     [{ OTEL_EXPORTER_PROMETHEUS_PORT: "0" }, "OTEL_EXPORTER_PROMETHEUS_PORT"],
     [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN"],
     [{ TELEMETRY: "on", METRICS_TOKEN: "t".repeat(32) }, "METRICS_TOKEN"],
@@ -83,6 +88,43 @@ describe("loadConfig", () => {
       prometheus: { host: "localhost", port: 9464 },
       metricsToken: "t".repeat(32),
     });
+  });
+
+  it.each([
+    ["always_on", 1],
+    ["always_off", 1],
+    ["traceidratio", 0.1],
+    ["parentbased_always_on", 1],
+    ["parentbased_always_off", 1],
+    ["parentbased_traceidratio", 0.1],
+  ])("accepts the specification's sampler %s, reading OTEL_TRACES_SAMPLER_ARG only for a ratio sampler", (sampler, ratio) => {
+    expect(loadConfig({ TELEMETRY: "on", OTEL_TRACES_SAMPLER: sampler, OTEL_TRACES_SAMPLER_ARG: "0.1" }).telemetry.traces).toMatchObject({ sampler, sampleRatio: ratio });
+  });
+
+  it("reads sampler names regardless of case, and a ratio sampler without OTEL_TRACES_SAMPLER_ARG samples everything", () => {
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: " ALWAYS_ON " }).telemetry.traces.sampler).toBe("always_on");
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: "traceidratio" }).telemetry.traces).toMatchObject({ sampler: "traceidratio", sampleRatio: 1 });
+    expect(loadConfig({}).telemetry.traces).toMatchObject({ sampler: "parentbased_always_on", sampleRatio: 1 });
+  });
+
+  it("ignores OTEL_TRACES_SAMPLER_ARG for a sampler that takes none, as the specification does", () => {
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: "always_on", OTEL_TRACES_SAMPLER_ARG: "endpoint=http://elsewhere" }).telemetry.traces.sampleRatio).toBe(1);
+  });
+
+  it.each(["jaeger_remote", "parentbased_jaeger_remote", "xray"])("refuses the remote or vendor sampler %s as not supported, naming the variable", (sampler) => {
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER: sampler })).toThrow(new RegExp(`^Invalid configuration:\\n  - OTEL_TRACES_SAMPLER: ${sampler} is not supported here`));
+  });
+
+  it.each([
+    [{}, "127.0.0.1"],
+    [{ DYNO: "web.1" }, "0.0.0.0"],
+    [{ DATABASE_URL: "postgres://db/app", PUBLIC_BASE_URL: "https://wsi.example.com", SIGNING_SECRET: "s".repeat(32) }, "0.0.0.0"],
+    [{ DYNO: "web.1", HOST: "127.0.0.1" }, "127.0.0.1"],
+    [{ HOST: "::" }, "::"],
+    [{ HOST: "0.0.0.0" }, "0.0.0.0"],
+    [{ HOST: "localhost" }, "localhost"],
+  ])("listens, with %p, on %s", (env, host) => {
+    expect(loadConfig(env as NodeJS.ProcessEnv).host).toBe(host);
   });
 
   it("lists every problem at once", () => {

@@ -560,7 +560,7 @@ export interface operations {
     searchArtifacts: {
         parameters: {
             query: {
-                /** @description Natural-language text. */
+                /** @description Natural-language text, 1 to 1000 characters. */
                 query: string;
                 /** @description How many results, 1 to 20. */
                 limit?: number;
@@ -1338,7 +1338,7 @@ export interface operations {
     recallMemories: {
         parameters: {
             query: {
-                /** @description What to recall, in natural language. */
+                /** @description What to recall, in natural language: 1 to 1000 characters. */
                 query: string;
             };
             header?: never;
@@ -1599,12 +1599,12 @@ export interface operations {
     getQueryIntelligence: {
         parameters: {
             query: {
-                /** @description What the caller wants to compute. */
+                /** @description What the caller wants to compute: 1 to 1000 characters. */
                 question: string;
             };
             header?: never;
             path: {
-                /** @description The data source name, URL-encoded. */
+                /** @description The data source name, URL-encoded (at most 500 characters). */
                 name: string;
             };
             cookie?: never;
@@ -1880,7 +1880,7 @@ export interface operations {
     getSkillFile: {
         parameters: {
             query: {
-                /** @description Path of the file inside the skill bundle, e.g. `SKILL.md`. */
+                /** @description Path of the file inside the skill bundle, e.g. `SKILL.md` (at most 4096 characters). */
                 path: string;
             };
             header?: {
@@ -1888,7 +1888,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description The skill name. */
+                /** @description The skill name (at most 500 characters). */
                 name: string;
             };
             cookie?: never;

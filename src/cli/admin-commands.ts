@@ -38,8 +38,9 @@ Deletion (at once and for good; see docs/operations.md)
                                                the source with its query patterns and error learnings
   workspace:delete --workspace ID --yes        the workspace and everything derived from it
 Names
-  check:names                                  skills and data sources, in every workspace, whose names break
-                                               the grammars (docs/intelligence.md); exits 1 if there are any
+  check:names                                  skills, skill files and data sources, in every workspace, whose
+                                               names or paths break the grammars (docs/intelligence.md);
+                                               exits 1 if there are any
 
 Talks to the running server's admin API when it owns DATA_DIR; otherwise opens the database itself.
 Prints the JSON answer; exits 1 on an error answer, or when check:names finds names.`;

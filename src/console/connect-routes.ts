@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from "express";
 import { isScope, READ_SCOPES } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
+import { showInvisibleCharacters } from "../lib/visible-text";
 import { CONSENT_PATH, type AuthorizationServer } from "../oauth/authorization-server";
 import type { Services } from "../services";
 import { consentPage, continuePage } from "./pages/connect";
@@ -10,6 +11,16 @@ type Provider = Awaited<ReturnType<AuthorizationServer["provider"]>>;
 type Interaction = Awaited<ReturnType<Provider["interactionDetails"]>>;
 
 const UID = /^[\w-]{8,64}$/;
+
+/**
+ * Where the app sends the person back, as the person should read it: the host of an https address,
+ * and the whole address otherwise (plain http to this machine, or a native app's private-use
+ * scheme), so that what is not https says so.
+ */
+function returnAddressOf(redirectUri: unknown): string {
+  const url = new URL(String(redirectUri));
+  return url.protocol === "https:" ? url.host : url.href;
+}
 
 /** The interaction the authorization server's cookie names, which must be the one in the path. */
 async function interactionOf(provider: Provider, req: Request, res: Response): Promise<Interaction> {
@@ -62,9 +73,11 @@ export function consentRoutes(services: Services, authorization: AuthorizationSe
         { ...chromeOf(res), csrfToken: csrfToken ?? "" },
         {
           uid: interaction.uid,
-          clientName: client.clientName ?? client.clientId,
-          clientId: client.clientId,
-          redirectHost: new URL(String(interaction.params.redirect_uri)).host,
+          // Registration refuses invisible and text-direction characters; a client registered before
+          // that shows them written out.
+          clientName: showInvisibleCharacters(client.clientName ?? client.clientId),
+          clientId: showInvisibleCharacters(client.clientId),
+          returnAddress: returnAddressOf(interaction.params.redirect_uri),
           workspaces: reviewer.workspaces,
           scopes: READ_SCOPES.map((scope) => ({ scope, checked: checked.includes(scope) })),
           refused: requested.filter((scope) => !(READ_SCOPES as readonly string[]).includes(scope) && scope !== "offline_access"),
@@ -105,8 +118,8 @@ export function consentRoutes(services: Services, authorization: AuthorizationSe
         reviewerId: reviewer.reviewerId,
         grantedBy: reviewer.email,
         clientId,
-        clientName: client.clientName ?? clientId,
-        redirectHost: new URL(String(interaction.params.redirect_uri)).host,
+        clientName: showInvisibleCharacters(client.clientName ?? clientId),
+        redirectHost: returnAddressOf(interaction.params.redirect_uri),
         scopes,
       });
       result = { login: { accountId: reviewer.reviewerId, remember: false }, consent: { grantId } };

@@ -1,6 +1,7 @@
 import { SCOPES } from "../auth/scopes";
-import { integerQueryParam, NonEmptyString, Timestamp } from "./common";
+import { boundedString, integerQueryParam, NonEmptyString, Timestamp } from "./common";
 import { ArtifactStatusSchema } from "./feedback";
+import { INPUT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const WorkspaceIdParamsSchema = z.object({ id: NonEmptyString.openapi({ description: "Workspace id." }) });
@@ -15,18 +16,25 @@ export const WorkspaceArtifactParamsSchema = z.object({
   artifactId: NonEmptyString.openapi({ description: "Artifact id." }),
 });
 
+const WorkspaceNameSchema = boundedString(INPUT_LIMITS.name).openapi({ description: `1 to ${INPUT_LIMITS.name} characters.` });
+const WorkspaceContextSchema = z
+  .string()
+  .max(INPUT_LIMITS.workspaceContext, { error: `must be at most ${INPUT_LIMITS.workspaceContext} characters` })
+  .nullable()
+  .openapi({ description: `Standing context injected into every agent prompt, at most ${INPUT_LIMITS.workspaceContext} characters; null for none.` });
+
 export const CreateWorkspaceRequestSchema = z
   .object({
-    name: NonEmptyString,
-    organization: NonEmptyString.optional().openapi({
-      description: "Organization name; created when none has it. Defaults to `Default`.",
+    name: WorkspaceNameSchema,
+    organization: boundedString(INPUT_LIMITS.name).optional().openapi({
+      description: `Organization name (at most ${INPUT_LIMITS.name} characters); created when none has it. Defaults to \`Default\`.`,
     }),
-    context: z.string().nullable().optional(),
+    context: WorkspaceContextSchema.optional(),
   })
   .openapi("AdminCreateWorkspaceRequest");
 
 export const UpdateWorkspaceRequestSchema = z
-  .object({ name: NonEmptyString.optional(), context: z.string().nullable().optional() })
+  .object({ name: WorkspaceNameSchema.optional(), context: WorkspaceContextSchema.optional() })
   .openapi("AdminUpdateWorkspaceRequest");
 
 export const WorkspaceSchema = z
@@ -37,7 +45,7 @@ export const ScopeSchema = z.enum(SCOPES);
 
 export const CreateApiKeyRequestSchema = z
   .object({
-    name: NonEmptyString.openapi({ description: "Name for identification; reported as `createdBy` in feedback." }),
+    name: boundedString(INPUT_LIMITS.name).openapi({ description: `Name for identification, at most ${INPUT_LIMITS.name} characters; reported as \`createdBy\` in feedback.` }),
     scopes: z.array(ScopeSchema).optional().openapi({ description: "Omit or leave empty for full access." }),
   })
   .openapi("AdminCreateApiKeyRequest");
@@ -113,14 +121,14 @@ export const ReviewQueueItemSchema = z
 export const ReviewQueueSchema = z.object({ items: z.array(ReviewQueueItemSchema) }).openapi("AdminReviewQueue");
 
 export const ValidateArtifactRequestSchema = z
-  .object({ by: NonEmptyString.openapi({ description: "Who validated it." }) })
+  .object({ by: boundedString(INPUT_LIMITS.reviewedBy).openapi({ description: `Who validated it, at most ${INPUT_LIMITS.reviewedBy} characters.` }) })
   .openapi("AdminValidateArtifactRequest");
 
 export const MAX_DISPUTE_REASON_LENGTH = 2000;
 
 export const DisputeArtifactRequestSchema = z
   .object({
-    by: NonEmptyString,
+    by: boundedString(INPUT_LIMITS.reviewedBy).openapi({ description: `Who disputed it, at most ${INPUT_LIMITS.reviewedBy} characters.` }),
     // Trimmed, so that a reason of blanks is as empty as no reason: the agent that pushed the draft reads it.
     reason: z
       .string()
@@ -187,8 +195,9 @@ export const NameViolationsSchema = z
         .object({
           workspaceId: z.string(),
           workspaceName: z.string(),
-          kind: z.enum(["skill", "dataSource"]),
-          name: z.string().openapi({ description: "The stored name, exactly as it is." }),
+          kind: z.enum(["skill", "skillFile", "dataSource"]),
+          skill: z.string().optional().openapi({ description: "For a skill file: the name of its skill." }),
+          name: z.string().openapi({ description: "The stored name (for a skill file, its path), exactly as it is." }),
           problem: z.string().openapi({ description: "The rule it breaks, e.g. `must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis)`." }),
         })
         .openapi("AdminNameViolation"),
@@ -202,11 +211,11 @@ export const WorkspaceMemoryParamsSchema = z.object({
 });
 export const WorkspaceSkillParamsSchema = z.object({
   workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
-  name: NonEmptyString.openapi({ description: "The skill's name, as `GET /api/v1/skills` lists it (a disabled skill too).", example: "churn-analysis" }),
+  name: boundedString(INPUT_LIMITS.lookupName).openapi({ description: "The skill's name, as `GET /api/v1/skills` lists it (a disabled skill too).", example: "churn-analysis" }),
 });
 export const WorkspaceDataSourceParamsSchema = z.object({
   workspaceId: NonEmptyString.openapi({ description: "Workspace id." }),
-  name: NonEmptyString.openapi({ description: "The data source's name, URL-encoded.", example: "finance lake" }),
+  name: boundedString(INPUT_LIMITS.lookupName).openapi({ description: "The data source's name, URL-encoded.", example: "finance lake" }),
 });
 
 export const WorkspaceDeletionSchema = z

@@ -1,6 +1,6 @@
 import { isRecord } from "../lib/is-record";
-import { NonEmptyString, Timestamp, integerQueryParam, numberFromDecimalText, timestampQueryParam } from "./common";
-import { TEXT_LIMITS } from "./text-limits";
+import { NonEmptyString, Timestamp, boundedString, integerQueryParam, numberFromDecimalText, timestampQueryParam } from "./common";
+import { INPUT_LIMITS, TEXT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const ArtifactDataSourceSchema = z
@@ -129,7 +129,10 @@ const confidenceProblem = "must be a number from 0 to 1";
  */
 export const SearchArtifactsQuerySchema = z
   .object({
-    query: NonEmptyString.openapi({ description: "Natural-language text.", example: "big clients cancelling more" }),
+    query: boundedString(INPUT_LIMITS.searchText).openapi({
+      description: `Natural-language text, 1 to ${INPUT_LIMITS.searchText} characters.`,
+      example: "big clients cancelling more",
+    }),
     limit: integerQueryParam({ min: 1, max: 20, default: 10, description: "How many results, 1 to 20." }),
     createdAfter: timestampQueryParam(
       "Only artifacts created at or after this time (inclusive): milliseconds since the Unix epoch (UTC), the unit of `createdAt`.",

@@ -31,6 +31,18 @@ export const isStorableTime = (ms: number) => ms >= STORABLE_TIME.min && ms <= S
 /** A non-empty string; what the contract calls "minimum length 1". */
 export const NonEmptyString = z.string().min(1);
 
+/**
+ * A non-empty string of at most `max` characters (text-limits.ts). The sentences are the
+ * schema's own, not Zod's defaults: the MCP adapter reports an argument's issue as Zod words it,
+ * and REST rewords Zod's defaults, so only a sentence of the schema reads the same in both.
+ */
+export function boundedString(max: number) {
+  return z
+    .string()
+    .min(1, { error: "must not be empty" })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
 const PLAIN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**

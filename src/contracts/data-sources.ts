@@ -1,4 +1,5 @@
-import { NonEmptyString, Timestamp } from "./common";
+import { boundedString, Timestamp } from "./common";
+import { INPUT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const ConnectorTypeSchema = z.enum(["postgres", "mysql", "sqlserver", "clickhouse", "databricks"]);
@@ -57,9 +58,15 @@ export const QueryIntelligenceResponseSchema = z
   .openapi("QueryIntelligenceResponse");
 
 export const DataSourceNameParamsSchema = z.object({
-  name: NonEmptyString.openapi({ description: "The data source name, URL-encoded.", example: "finance lake" }),
+  name: boundedString(INPUT_LIMITS.lookupName).openapi({
+    description: `The data source name, URL-encoded (at most ${INPUT_LIMITS.lookupName} characters).`,
+    example: "finance lake",
+  }),
 });
 
 export const QueryIntelligenceQuerySchema = z.object({
-  question: NonEmptyString.openapi({ description: "What the caller wants to compute.", example: "ARR by fiscal quarter" }),
+  question: boundedString(INPUT_LIMITS.searchText).openapi({
+    description: `What the caller wants to compute: 1 to ${INPUT_LIMITS.searchText} characters.`,
+    example: "ARR by fiscal quarter",
+  }),
 });

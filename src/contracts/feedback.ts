@@ -1,4 +1,5 @@
-import { Timestamp, integerQueryParam } from "./common";
+import { Timestamp, boundedString, integerQueryParam } from "./common";
+import { INPUT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const ArtifactStatusSchema = z.enum(["draft", "validated", "disputed"]);
@@ -25,9 +26,7 @@ export const FeedbackResponseSchema = z
   .openapi("FeedbackResponse");
 
 export const FeedbackQuerySchema = z.object({
-  cursor: z
-    .string()
-    .min(1)
+  cursor: boundedString(INPUT_LIMITS.cursor)
     .optional()
     .openapi({ description: "Opaque: the nextCursor of a previous response.", example: "eyJjIjoxNzYzNTEwNDAwMDAwfQ" }),
   limit: integerQueryParam({ min: 1, max: 100, default: 20, description: "Page size, 1 to 100." }),

@@ -2,8 +2,9 @@ import { CreateArtifactRequestSchema } from "./artifacts";
 import { NonEmptyString, StorableTimestamp, isStorableTime } from "./common";
 import { ConnectorTypeSchema, DataSourceStatusSchema, TableAnnotationSchema, TableSchemaEntrySchema } from "./data-sources";
 import { ArtifactStatusSchema } from "./feedback";
+import { reportsEveryIssue } from "./issues";
 import { MemoryTypeSchema } from "./memories";
-import { DataSourceNameSchema, SkillNameSchema } from "./names";
+import { DataSourceNameSchema, SkillFilePathSchema, SkillNameSchema } from "./names";
 import { SkillFileKindSchema, SkillItemSchema } from "./skills";
 import { isUtf8Text } from "../lib/utf8-text";
 import { TEXT_LIMITS } from "./text-limits";
@@ -20,12 +21,6 @@ export const ImportTimestampSchema = z
     })], { error: TIMESTAMP_PROBLEM })
   .openapi({ description: "Milliseconds since the Unix epoch, or an ISO 8601 date-time. Omitted: the time of the import." });
 
-/** A canonical relative POSIX path: no leading slash, backslash, empty, `.` or `..` segment. */
-export function isCanonicalRelativePath(path: string): boolean {
-  if (path.includes("\\") || path.startsWith("/")) return false;
-  return path.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
-}
-
 /** A non-negative integer that fits the integer columns it is stored in. */
 const StoredInt = z.number().int().min(0).max(2_147_483_647);
 
@@ -34,9 +29,7 @@ const TEXT_KINDS = new Set(["markdown", "script", "text"]);
 
 export const ImportSkillFileSchema = z
   .object({
-    path: NonEmptyString.refine(isCanonicalRelativePath, {
-      error: "must be a relative path with / separators and no empty, . or .. segments",
-    }).openapi({ description: "Path inside the skill bundle, e.g. `SKILL.md` or `scripts/check.py`." }),
+    path: SkillFilePathSchema,
     kind: SkillFileKindSchema.optional().openapi({ description: "Inferred from the extension and the bytes when omitted." }),
     content: z.string().optional().openapi({ description: "The file as UTF-8 text." }),
     contentBase64: z.string().regex(BASE64, { error: "must be base64" }).optional().openapi({ description: "The file's bytes in base64." }),
@@ -132,6 +125,9 @@ export const ImportDocumentSchema = z
     }
   })
   .openapi("AdminImportDocument");
+
+// Refused as a whole, an import names every problem at once, however many entries it holds.
+reportsEveryIssue.add(ImportDocumentSchema, { max: 20 });
 
 export type ImportDocument = z.infer<typeof ImportDocumentSchema>;
 export type ImportDataSource = z.infer<typeof ImportDataSourceSchema>;

@@ -1,6 +1,12 @@
-import type { z } from "zod";
+import { z } from "./zod";
 
 type Issue = z.core.$ZodIssue;
+
+/**
+ * Schemas whose refusal names every problem (up to `max`) rather than the first: a document of
+ * many entries, such as an import, is then put right in one pass instead of one problem a try.
+ */
+export const reportsEveryIssue = z.registry<{ max: number }>();
 
 /** `dataSources[2].connectorType` from ["dataSources", 2, "connectorType"]. */
 export function formatPath(prefix: string | undefined, path: readonly PropertyKey[]): string {
@@ -69,6 +75,25 @@ export function describeIssue(issue: Issue): string {
 export function describeFirstIssue(error: z.ZodError, prefix?: string): string {
   const issue = error.issues[0];
   return issue ? describeIssueAt(issue, formatPath(prefix, issue.path)) : "invalid input";
+}
+
+/**
+ * What `schema` refused, as one sentence: the first issue, or, for a schema in
+ * `reportsEveryIssue`, the first of each field (`3 problems: a: …; b: …; c: …`).
+ */
+export function describeRefusal(schema: z.ZodType, error: z.ZodError, prefix?: string): string {
+  const every = reportsEveryIssue.get(schema);
+  if (!every) return describeFirstIssue(error, prefix);
+  // One problem per field, its first: a value a format refuses may break a later check too.
+  const firstAt = new Map<string, Issue>();
+  for (const issue of error.issues) {
+    const where = formatPath(prefix, issue.path);
+    if (!firstAt.has(where)) firstAt.set(where, issue);
+  }
+  if (firstAt.size <= 1) return describeFirstIssue(error, prefix);
+  const described = [...firstAt].slice(0, every.max).map(([where, issue]) => describeIssueAt(issue, where));
+  const more = firstAt.size - described.length;
+  return `${firstAt.size} problems: ${described.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
 }
 
 /** One issue as `where: what`, for a caller that names the place itself (a form names only its own fields). */

@@ -1,4 +1,5 @@
-import { NonEmptyString } from "./common";
+import { boundedString } from "./common";
+import { INPUT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const MemoryTypeSchema = z.enum(["preference", "rule", "correction", "definition", "finding", "context"]);
@@ -18,5 +19,8 @@ export const RecallMemoriesResponseSchema = z
   .openapi("RecallMemoriesResponse");
 
 export const RecallMemoriesQuerySchema = z.object({
-  query: NonEmptyString.openapi({ description: "What to recall, in natural language.", example: "how do we define churn" }),
+  query: boundedString(INPUT_LIMITS.searchText).openapi({
+    description: `What to recall, in natural language: 1 to ${INPUT_LIMITS.searchText} characters.`,
+    example: "how do we define churn",
+  }),
 });

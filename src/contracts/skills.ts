@@ -1,4 +1,5 @@
-import { NonEmptyString } from "./common";
+import { boundedString } from "./common";
+import { INPUT_LIMITS } from "./text-limits";
 import { z } from "./zod";
 
 export const SkillFileKindSchema = z.enum(["markdown", "script", "text", "binary"]);
@@ -37,9 +38,12 @@ export const SkillFileResponseSchema = z
   .openapi("SkillFileResponse");
 
 export const SkillNameParamsSchema = z.object({
-  name: NonEmptyString.openapi({ description: "The skill name.", example: "churn-analysis" }),
+  name: boundedString(INPUT_LIMITS.lookupName).openapi({ description: `The skill name (at most ${INPUT_LIMITS.lookupName} characters).`, example: "churn-analysis" }),
 });
 
 export const SkillFileQuerySchema = z.object({
-  path: NonEmptyString.openapi({ description: "Path of the file inside the skill bundle, e.g. `SKILL.md`.", example: "SKILL.md" }),
+  path: boundedString(INPUT_LIMITS.filePath).openapi({
+    description: `Path of the file inside the skill bundle, e.g. \`SKILL.md\` (at most ${INPUT_LIMITS.filePath} characters).`,
+    example: "SKILL.md",
+  }),
 });

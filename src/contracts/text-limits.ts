@@ -19,3 +19,33 @@ export const TEXT_LIMITS = {
   errorMessage: 20_000,
   learning: 20_000,
 } as const;
+
+/**
+ * Upper bounds, in characters, of the text a caller sends to be searched with or looked up by,
+ * and of the names the admin API gives. Each is declared once, in the schema of its operation, so
+ * REST, MCP and the review console refuse the same sizes with the same sentence, and the OpenAPI
+ * document and the MCP tool list advertise them (`maxLength`).
+ */
+export const INPUT_LIMITS = {
+  /**
+   * A search query, a recall query, a query-intelligence question: generous for natural language
+   * (the judged sets' longest question is under 100 characters). Searches read its first words
+   * and embed its start (src/search/query-text.ts), whatever the caller's length.
+   */
+  searchText: 1_000,
+  /**
+   * A skill or data source looked up by name. Wider than the naming rules (`names.ts`), so that
+   * names stored before those rules stay readable.
+   */
+  lookupName: 500,
+  /** A file path inside a skill: the longest path a file system gives (Linux's PATH_MAX). */
+  filePath: 4_096,
+  /** An opaque paging cursor (the ones issued are about 200 characters). */
+  cursor: 500,
+  /** A workspace's, organization's or API key's name. */
+  name: 200,
+  /** Who reviewed an artifact: the console gives the reviewer's email, which may be this long. */
+  reviewedBy: 254,
+  /** A workspace's standing context, injected into every agent prompt. */
+  workspaceContext: 20_000,
+} as const;

@@ -22,36 +22,25 @@ export function readBearerToken(req: Request, what: string): string {
 }
 
 /**
- * Runs a credential check under the address's budget of refusals: an address that has spent it is
- * refused (429) before the check can cost a lookup, and each 401 of the check is counted. Requests
- * without a usable Authorization header are refused before this, cost nothing, and are not counted.
- * Past the budget, `known` still answers without a lookup for credentials accepted moments ago.
+ * Runs a credential check under the address's budget of refusals. The credential is always checked,
+ * so a valid one is served whatever else failed from its address; each 401 of the check is counted
+ * against the address, and once the address has spent its budget a refusal is answered 429 instead.
+ * Requests without a usable Authorization header are refused before this, cost nothing, and are not
+ * counted.
  */
-export async function checkCredentials<T>(
-  req: Request,
-  res: Response,
-  failures: AuthFailureLimiter | undefined,
-  check: () => T | Promise<T>,
-  known?: () => T | undefined,
-): Promise<T> {
-  if (!failures) return check();
-  if (failures.isSpent(req)) {
-    const accepted = known?.();
-    if (accepted !== undefined) return accepted;
-  }
-  await failures.refuseIfSpent(req, res);
+export async function checkCredentials<T>(req: Request, res: Response, failures: AuthFailureLimiter | undefined, check: () => T | Promise<T>): Promise<T> {
   try {
     return await check();
   } catch (error) {
-    if (toClientError(error)?.status === 401) await failures.countFailure(req);
+    if (failures && toClientError(error)?.status === 401) await failures.refused(req, res);
     throw error;
   }
 }
 
-export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate" | "recentlyAccepted">, scope: Scope, operation: string, failures?: AuthFailureLimiter) {
+export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scope: Scope, operation: string, failures?: AuthFailureLimiter) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const secret = readBearerToken(req, "API key");
-    const principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
+    const principal = await checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
     if (!keyAllows(principal.scopes, scope)) {
       throw new ApiError("forbidden", `This API key lacks the ${scope} scope, which ${operation} requires`);
     }

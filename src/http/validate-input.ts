@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import type { z } from "zod";
-import { describeFirstIssue } from "../contracts/issues";
+import { describeFirstIssue, describeRefusal } from "../contracts/issues";
 import { ApiError, badRequest, notFound } from "./api-error";
 import type { Route, RouteInput } from "./route";
 import { findUnstorableInput } from "./text-safety";
@@ -76,6 +76,6 @@ function parseBody(schema: z.ZodType, req: Request): unknown {
   const unstorable = findUnstorableInput(req.body);
   if (unstorable) throw badRequest(`${unstorable.path || "body"}: ${unstorable.problem}`);
   const parsed = schema.safeParse(req.body, { reportInput: true });
-  if (!parsed.success) throw badRequest(describeFirstIssue(parsed.error) || "body: invalid");
+  if (!parsed.success) throw badRequest(describeRefusal(schema, parsed.error) || "body: invalid");
   return parsed.data;
 }

@@ -1,7 +1,6 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
-import { JSON_BODY_LIMIT, refuseNonUtf8Charset } from "../http/body-errors";
 import { toClientError } from "../http/client-error";
 import { checkCredentials, readBearerToken } from "../http/authenticate";
 import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
@@ -9,7 +8,8 @@ import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
 import { createMcpServer } from "./create-mcp-server";
 import { MCP_KEY_PATH, MCP_PATH } from "./mcp-names";
-import { requireOwnOrigin } from "./mcp-origin";
+import { requireLoopbackHost, requireOwnOrigin } from "./mcp-origin";
+import { mcpRequestBody, mcpRequestBodyOf } from "./mcp-request-body";
 import { createMcpTransport } from "./mcp-transport";
 
 export { MCP_KEY_PATH, MCP_PATH };
@@ -38,8 +38,8 @@ export interface McpEndpointDeps {
   /** The per-key rate limit of the REST API, counted after the credential check. */
   rateLimit?: RequestHandler;
   /**
-   * Checks of the request as read (its bytes in `req.body`) before any server is built, for
-   * refusals at HTTP level that need the message (a scope challenge naming the tool's scope).
+   * Checks of the request as read (its message in `mcpRequestBodyOf(res)`) before any server is
+   * built, for refusals at HTTP level that need the message (a scope challenge naming the tool's scope).
    */
   checkRequest?: RequestHandler;
   /** The REST API's budget of refused keys per client address, shared with it. */
@@ -48,19 +48,20 @@ export interface McpEndpointDeps {
 
 /** The key check of the REST API: same header rules, same service, same 401 sentences. */
 export function apiKeyAuthenticator(
-  apiKeys: Pick<Services["apiKeys"], "authenticate" | "recentlyAccepted">,
+  apiKeys: Pick<Services["apiKeys"], "authenticate">,
   failures?: AuthFailureLimiter,
 ): McpAuthenticator {
   return (req, res) => {
     const secret = readBearerToken(req, "API key");
-    return checkCredentials(req, res, failures, () => apiKeys.authenticate(secret), () => apiKeys.recentlyAccepted(secret));
+    return checkCredentials(req, res, failures, () => apiKeys.authenticate(secret));
   };
 }
 
 /**
- * An MCP endpoint (Streamable HTTP, stateless): Origin check, credential check, rate limit, then
- * one server per POST holding the principal's tools; nothing outlives the request. The credential
- * check and its challenge are inputs, so endpoints for other kinds of credentials share the rest.
+ * An MCP endpoint (Streamable HTTP, stateless): Host and Origin checks, credential check, rate
+ * limit, the body read once (batches refused), then one server per POST holding the principal's
+ * tools; nothing outlives the request. The credential check and its challenge are inputs, so
+ * endpoints for other kinds of credentials share the rest.
  */
 export function mcpEndpoint({
   services,
@@ -75,13 +76,13 @@ export function mcpEndpoint({
 }: McpEndpointDeps): Router {
   const check = authenticate ?? apiKeyAuthenticator(services.apiKeys, authFailures);
   const challengeFor = typeof challenge === "function" ? challenge : () => challenge;
-  const serve = createMcpTransport(path);
+  const serve = createMcpTransport();
   const router = express.Router();
   router.options(path, (_req, res) => {
     res.set("Allow", "POST, OPTIONS").status(204).end();
   });
   // `all`, not `use`: an endpoint's checks apply to its own path, not to paths under it (/mcp/key).
-  router.all(path, requireOwnOrigin(path, publicBaseUrl));
+  router.all(path, requireLoopbackHost(path, publicBaseUrl), requireOwnOrigin(path, publicBaseUrl));
   router.all(path, async (req: Request, res: Response, next) => {
     try {
       res.locals.principal = await check(req, res);
@@ -93,12 +94,12 @@ export function mcpEndpoint({
     next();
   });
   if (rateLimit) router.post(path, rateLimit);
-  router.post(path, refuseNonUtf8Charset, express.raw({ type: () => true, limit: JSON_BODY_LIMIT }));
+  router.post(path, mcpRequestBody(path));
   if (checkRequest) router.post(path, checkRequest);
   router.post(path, async (req: Request, res: Response) => {
     const principal = res.locals.principal as ApiKeyPrincipal;
     const baseUrl = publicBaseUrl?.replace(/\/+$/, "") ?? `${req.protocol}://${req.get("host")}`;
-    await serve(req, res, () =>
+    await serve(req, res, mcpRequestBodyOf(res), () =>
       createMcpServer({ principal, services, baseUrl, logger, requestId: res.locals.requestId as string }),
     );
   });

@@ -8,7 +8,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import type { Request, Response } from "express";
-import { ApiError } from "../http/api-error";
+import type { McpRequestBody } from "./mcp-request-body";
 
 /** Builds the server that answers one request (the caller's tools); called once per request. */
 export type McpServerForRequest = () => McpServer;
@@ -29,7 +29,7 @@ export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
  *
  * Both legs build their server from the same factory, so the tools cannot differ between eras.
  */
-export function createMcpTransport(path: string) {
+export function createMcpTransport() {
   // The handler is built once per endpoint, not per request, so the request's server travels with
   // the web Request, which the handler hands back to its factory as `requestInfo`.
   const servers = new WeakMap<globalThis.Request, McpServerForRequest>();
@@ -42,25 +42,13 @@ export function createMcpTransport(path: string) {
     { legacy: "reject", maxRequestBodySize: MAX_REQUEST_BODY_BYTES },
   );
 
-  return async function serve(req: Request, res: Response, buildServer: McpServerForRequest): Promise<void> {
-    const bytes: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const parsed = parseJson(bytes);
-    // A batch would run many tool calls for one request against the key's rate limit. Batching
-    // left MCP in revision 2025-06-18 and the 2026 revision has none, so every client sends one
-    // message per POST; refusing before any server is built means nothing in a batch runs.
-    if (Array.isArray(parsed)) {
-      throw new ApiError(
-        "bad_request",
-        `JSON-RPC batches are not accepted on ${path}: send one JSON-RPC message per POST (MCP has no batches since revision 2025-06-18)`,
-      );
-    }
-    const request = new globalThis.Request(urlOf(req), {
-      method: "POST",
-      headers: headersOf(req),
-      body: new Uint8Array(bytes),
-    });
-    const parsedBody = parsed === NOT_JSON ? undefined : parsed;
-    const options = parsedBody === undefined ? {} : { parsedBody };
+  return async function serve(req: Request, res: Response, body: McpRequestBody, buildServer: McpServerForRequest): Promise<void> {
+    // The SDK is given the message as read (mcp-request-body.ts) and a request with no bytes: a body
+    // that was not JSON reaches it empty, which it answers as every client expects (415 when not
+    // declared as JSON, else JSON-RPC's parse error), and it can never read one differently.
+    const request = new globalThis.Request(urlOf(req), { method: "POST", headers: headersOf(req) });
+    const parsedBody = body.isJson ? body.json : undefined;
+    const options = body.isJson ? { parsedBody } : {};
     if (await isLegacyRequest(request, parsedBody, { maxRequestBodySize: MAX_REQUEST_BODY_BYTES })) {
       const server = buildServer();
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -80,18 +68,6 @@ export function createMcpTransport(path: string) {
     servers.set(request, buildServer);
     await send(await modern.fetch(request, options), res);
   };
-}
-
-const NOT_JSON = Symbol("not JSON");
-
-// A body that is not JSON is left to the SDK, which answers it with JSON-RPC's parse error.
-function parseJson(bytes: Buffer): unknown {
-  if (bytes.length === 0) return NOT_JSON;
-  try {
-    return JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return NOT_JSON;
-  }
 }
 
 // The SDK reads only the path of this address; a Host header URL cannot parse must not become a 500.
@@ -116,9 +92,10 @@ function headersOf(req: Request): Headers {
       }
     }
   }
-  // The body handed on is the decoded bytes Express read, whatever the client's transfer framing.
+  // The request handed on carries no bytes, whatever the client's framing (mcp-request-body.ts).
   headers.delete("content-length");
   headers.delete("transfer-encoding");
+  headers.delete("content-encoding");
   return headers;
 }
 

@@ -1,18 +1,25 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
-import { rootCertificates } from "node:tls";
-import { Agent, fetch as undiciFetch } from "undici";
+import { generateKeyPair, randomBytes, type JsonWebKey } from "node:crypto";
+import { promisify } from "node:util";
 import type { Request } from "express";
 import type Provider from "oidc-provider";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 import { READ_SCOPES } from "../auth/scopes";
-import { escapeHtml } from "../lib/escape-html";
+import { ApiError } from "../http/api-error";
 import { MCP_PATH } from "../mcp/mcp-names";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
+import { keepErrorsBeforeConsentOnOrigin, renderAuthorizationError } from "./authorization-error-page";
+import { clientIdUrlRefusal, clientMetadataFetch, type MetadataAddressPolicy } from "./client-metadata-fetch";
+import { clientMetadataProblem } from "./client-metadata-rules";
 import { storageAdapter } from "./storage-adapter";
 
 /** Where the authorization server answers; its issuer is this path on the public address. */
 export const OAUTH_PATH = "/oauth";
+/**
+ * Where the public metadata is read without credentials (RFC 8414, RFC 9728, OpenID discovery, the
+ * JWKS): rate limited per client address like the other routes without a key.
+ */
+export const METADATA_PATHS = ["/.well-known", `${OAUTH_PATH}/.well-known`, `${OAUTH_PATH}/jwks`];
 /** The OAuth-protected MCP resource for hosted connectors; /mcp stays key-only. */
 /** Where the consent page of an interaction is, in the console. */
 export const CONSENT_PATH = "/console/connect";
@@ -42,9 +49,12 @@ export interface AuthorizationServerOptions {
   maxClients?: number;
   /**
    * A CA (PEM) trusted, besides the public ones, for Client ID Metadata Documents: for a private
-   * deployment whose clients publish theirs inside it. Fetches then may reach private addresses.
+   * deployment whose clients publish theirs inside it. Fetches then may reach private addresses
+   * (never loopback, link-local or other special-purpose ones).
    */
   clientMetadataCa?: string;
+  /** Lets Client ID Metadata Documents be fetched from loopback addresses. For tests only, which serve them on 127.0.0.1; no setting of the server turns it on. */
+  clientMetadataLoopback?: boolean;
 }
 
 export interface AuthorizationServer {
@@ -60,9 +70,27 @@ export interface AuthorizationServer {
 
 export const DEFAULT_MAX_CLIENTS = 10_000;
 
-// Without PUBLIC_BASE_URL (a local embedded setup), one issuer per address the server is reached
-// at (localhost, 127.0.0.1…), and no more than this many, so that Host headers cannot grow it.
+// Without PUBLIC_BASE_URL (a local embedded setup), one issuer per loopback name the server is
+// reached by on its port (localhost, 127.0.0.1, [::1]); a few kept, since a process may listen on more than one port.
 const MAX_ISSUERS = 4;
+
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
+
+/**
+ * The origin of a request that reached this server by a loopback name on the port it arrived at,
+ * or undefined. A browser after a DNS rebinding, or any client, can send another Host: it gets no
+ * issuer, so that Host headers can neither name the issuer nor make the process build providers.
+ */
+function loopbackOrigin(req: Request): string | undefined {
+  const match = LOOPBACK_HOST.exec(req.get("host") ?? "");
+  if (!match) return undefined;
+  const defaultPort = req.protocol === "https" ? 443 : 80;
+  const port = match[2] === undefined ? defaultPort : Number(match[2]);
+  if (port !== req.socket.localPort) return undefined;
+  return `${req.protocol}://${match[1]!.toLowerCase()}${port === defaultPort ? "" : `:${port}`}`;
+}
+
+const generateRsaKeyPair = promisify(generateKeyPair);
 
 /**
  * panva's oidc-provider (OpenID certified) as the OAuth 2.1 authorization server of the connector
@@ -73,23 +101,35 @@ const MAX_ISSUERS = 4;
 export function createAuthorizationServer(options: AuthorizationServerOptions): AuthorizationServer {
   const cookieKeys = [options.cookieSecret ?? randomBytes(32).toString("base64url")];
   const providers = new Map<string, Promise<Provider>>();
-  const baseUrl = (req: Request) => (options.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`).replace(/\/+$/, "");
+  const configuredBase = options.publicBaseUrl?.replace(/\/+$/, "");
+  const baseUrl = (req: Request) => configuredBase ?? loopbackOrigin(req) ?? `${req.protocol}://${req.get("host")}`;
+  /** The base of the issuer and resource a request names, or 403 for a Host that has none. */
+  const issuerBase = (req: Request) => {
+    const base = configuredBase ?? loopbackOrigin(req);
+    if (base === undefined) {
+      throw new ApiError(
+        "forbidden",
+        `The authorization server does not answer at Host ${JSON.stringify(req.get("host") ?? "")}: without PUBLIC_BASE_URL it answers only at localhost, 127.0.0.1 or [::1] on the port the request reached (${req.socket.localPort}); set PUBLIC_BASE_URL to the address clients use`,
+      );
+    }
+    return base;
+  };
+  // Signs nothing a resource relies on (access tokens are opaque and no ID token is issued:
+  // `openid` is never granted), so one key for the process suffices, whatever the issuers; made at
+  // first use, off the event loop.
+  let signingKey: Promise<JsonWebKey> | undefined;
+  const signingKeyOnce = () =>
+    (signingKey ??= generateRsaKeyPair("rsa", { modulusLength: 2048 }).then(({ privateKey }) => ({ ...privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256" })));
 
-  // oidc-provider fetches with an agent that refuses private and loopback addresses; a configured
-  // CA means documents served inside the deployment, so this agent replaces it.
-  const privateAgent = options.clientMetadataCa ? new Agent({ connect: { ca: [...rootCertificates, options.clientMetadataCa] } }) : undefined;
-  const fetchDocument: Configuration["fetch"] = privateAgent
-    ? (input, init) => undiciFetch(String(input), { ...(init as object), dispatcher: privateAgent }) as unknown as Promise<Response>
-    : undefined;
+  const metadataAddresses: MetadataAddressPolicy = { privateNetworks: options.clientMetadataCa !== undefined, loopback: options.clientMetadataLoopback === true };
+  const fetchDocument = clientMetadataFetch(metadataAddresses, options.clientMetadataCa);
 
   async function build(base: string): Promise<Provider> {
     const { default: ProviderClass, errors } = await import("oidc-provider");
     const resource = `${base}${MCP_PATH}`;
-    // Signs nothing a resource relies on (access tokens are opaque and no ID token is issued:
-    // `openid` is never granted), so a key per process suffices.
-    const signingKey = { ...generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }), use: "sig", alg: "RS256" };
+    const key = await signingKeyOnce();
     const configuration: Configuration = {
-      adapter: storageAdapter(options.services.oauthStore),
+      adapter: storageAdapter(options.services.oauthStore, (description) => new errors.InvalidRequest(description)),
       clients: [],
       // An account is a console account; what it may reach is decided at consent, per workspace.
       findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
@@ -108,7 +148,23 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         registration: { enabled: true },
         // A client id may be an https URL of its metadata (MCP's preferred registration): fetched
         // with a 2.5 s timeout and a 5 KB cap, validated, and cached in memory (not stored) within these bounds.
-        clientIdMetadataDocument: { enabled: true, ack: "draft-02", cacheDuration: { min: 60, max: 24 * 60 * 60 } },
+        clientIdMetadataDocument: {
+          enabled: true,
+          ack: "draft-02",
+          cacheDuration: { min: 60, max: 24 * 60 * 60 },
+          // Refused by address before anything is fetched; the fetch checks the connection again.
+          allowFetch: async (_ctx, clientId) => {
+            const refusal = await clientIdUrlRefusal(clientId, metadataAddresses);
+            if (refusal) throw new errors.InvalidClient(`client_id metadata document fetch not allowed: ${refusal}`);
+            return true;
+          },
+          // A document meets the rules a registration meets (redirect URIs, the app's name, storable text).
+          allowClient: (_ctx, client) => {
+            const problem = clientMetadataProblem(client.metadata() as Record<string, unknown>);
+            if (problem) throw new errors.InvalidClientMetadata(problem.description);
+            return true;
+          },
+        },
         revocation: { enabled: true },
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
@@ -132,18 +188,13 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
         const grantId = ctx.oidc.result?.consent?.grantId;
         return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
       },
-      // A refusal that cannot go back to the app (unknown client, wrong redirect URI) is shown to the
-      // person: a plain page, nothing loaded from elsewhere.
-      renderError: (ctx, out) => {
-        ctx.type = "html";
-        ctx.set("Cache-Control", "no-store");
-        const lines = Object.entries(out).map(([name, value]) => `<p><strong>${escapeHtml(name)}</strong>: ${escapeHtml(String(value))}</p>`);
-        ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The app's sign-in request was refused</title></head><body><h1>The app's sign-in request was refused</h1>${lines.join("")}<p>Start connecting again from the app; if this persists, tell its developer.</p></body></html>`;
-      },
+      // A refusal that does not go back to the app (unknown client, wrong redirect URI, anything
+      // before consent) is shown to the person.
+      renderError: renderAuthorizationError,
       interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
       cookies: { keys: cookieKeys },
-      jwks: { keys: [signingKey] },
-      ...(fetchDocument ? { fetch: fetchDocument } : {}),
+      jwks: { keys: [key] },
+      fetch: fetchDocument,
       ttl: { ...TTL_SECONDS },
       routes: {
         authorization: "/authorize",
@@ -155,6 +206,7 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
     };
     const provider = new ProviderClass(`${base}${OAUTH_PATH}`, configuration);
     if (options.trustProxy) provider.proxy = true;
+    keepErrorsBeforeConsentOnOrigin(provider);
     // Logged without the request: its parameters may hold codes or tokens.
     provider.on("server_error", (_ctx: unknown, error: Error) => options.logger.error({ err: error }, "OAuth authorization server error"));
     // A reused refresh token or code revokes the grant; the connected app must show it revoked.
@@ -165,8 +217,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
   }
 
   return {
-    provider(req: Request) {
-      const base = baseUrl(req);
+    async provider(req: Request) {
+      const base = issuerBase(req);
       let provider = providers.get(base);
       if (!provider) {
         if (providers.size >= MAX_ISSUERS) providers.delete(providers.keys().next().value!);
@@ -176,8 +228,8 @@ export function createAuthorizationServer(options: AuthorizationServerOptions): 
       return provider;
     },
     baseUrl,
-    issuer: (req) => `${baseUrl(req)}${OAUTH_PATH}`,
-    resource: (req) => `${baseUrl(req)}${MCP_PATH}`,
+    issuer: (req) => `${issuerBase(req)}${OAUTH_PATH}`,
+    resource: (req) => `${issuerBase(req)}${MCP_PATH}`,
     resourceMetadataUrl: (req) => `${baseUrl(req)}/.well-known/oauth-protected-resource${MCP_PATH}`,
     maxClients: options.maxClients ?? DEFAULT_MAX_CLIENTS,
   };

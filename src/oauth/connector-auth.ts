@@ -7,6 +7,7 @@ import { ApiError } from "../http/api-error";
 import { checkCredentials, readBearerToken } from "../http/authenticate";
 import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
 import { apiKeyAuthenticator, type McpAuthenticator } from "../mcp/mcp-endpoint";
+import { mcpRequestBodyOf, type McpRequestBody } from "../mcp/mcp-request-body";
 import { MCP_TOOLS } from "../mcp/tools";
 import type { Services } from "../services";
 import type { AuthorizationServer } from "./authorization-server";
@@ -65,14 +66,9 @@ function accessTokenAuthenticator(server: AuthorizationServer, services: Service
   };
 }
 
-/** The message of a POST as read, or undefined when it is not JSON (the transport answers that). */
-function messagesOf(body: unknown): Array<{ method?: unknown; params?: { name?: unknown } } | null> {
-  if (!Buffer.isBuffer(body) || body.length === 0) return [];
-  try {
-    return [JSON.parse(body.toString("utf8"))].flat();
-  } catch {
-    return [];
-  }
+/** The message of a POST as the endpoint read it (batches are refused before), none when it is not JSON. */
+function messagesOf(body: McpRequestBody): Array<{ method?: unknown; params?: { name?: unknown } } | null> {
+  return body.isJson ? [body.json as { method?: unknown; params?: { name?: unknown } } | null] : [];
 }
 
 /**
@@ -86,7 +82,7 @@ export function requireToolScope(server: AuthorizationServer): RequestHandler {
     // are set by an administrator, not asked of a person by the client.
     if (res.locals.credential !== "access_token") return next();
     const principal = res.locals.principal as ApiKeyPrincipal;
-    for (const message of messagesOf(req.body)) {
+    for (const message of messagesOf(mcpRequestBodyOf(res))) {
       if (message?.method !== "tools/call") continue;
       const tool = MCP_TOOLS.find((candidate) => candidate.name === message.params?.name);
       if (tool && !keyAllows(principal.scopes, tool.scope)) {

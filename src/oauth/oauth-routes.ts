@@ -4,6 +4,7 @@ import { ApiError } from "../http/api-error";
 import type { Services } from "../services";
 import { MCP_PATH } from "../mcp/mcp-names";
 import { OAUTH_PATH, type AuthorizationServer } from "./authorization-server";
+import { clientMetadataProblem } from "./client-metadata-rules";
 
 /** RFC 7591 limits, so that registration cannot be used to fill the database with large records. */
 export const REGISTRATION_LIMITS = {
@@ -42,7 +43,7 @@ function checkRegistration(body: unknown): { error: string; description: string 
     }
   }
   if (metadata.jwks !== undefined) return { error: "invalid_client_metadata", description: "jwks: not accepted here; public clients need no keys" };
-  return undefined;
+  return clientMetadataProblem(metadata);
 }
 
 /**

@@ -96,7 +96,8 @@ export function toExportedArtifact(artifact: ExportedArtifactRecord) {
 /**
  * An entry through the import document's own schema, so that what is written is what an import
  * takes. An entry it refuses (a name stored before the import's rules, say) stops the export,
- * naming the entry and the rule.
+ * naming the entry and the rule; the document is written in full before it is sent, so that is
+ * always a clean refusal.
  */
 function checked<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
   const parsed = schema.safeParse(value);
@@ -105,37 +106,35 @@ function checked<S extends z.ZodType>(schema: S, value: unknown, where: string):
   throw conflict(`Cannot export ${describeIssueAt(issue, formatPath(where, issue.path))}; the import would refuse it (fix it, or delete it, and export again)`);
 }
 
-/** The workspace as an import document, written while it is read. */
-export function toExportStream(exported: WorkspaceExport): JsonStream {
-  // The sections held in memory are checked before the first byte is sent; a refusal is then a clean 409.
+/** The workspace as the JSON text of an import document, written while it is read. */
+export function exportDocumentText(exported: WorkspaceExport): AsyncIterable<string> {
+  // The sections held in memory are checked before the large ones are read.
   const directives = exported.directives.map(({ name, content }) => ({ name, content }));
   const dataSources = exported.dataSources.map((source, index) => checked(ImportDataSourceSchema, toDataSource(source), `dataSources[${index}]`));
   exported.skills.forEach((skill, index) => checked(ImportSkillSchema, toSkill(skill, []), `skills[${index}]`));
   let skillIndex = 0;
   let memoryIndex = 0;
   let artifactIndex = 0;
-  return new JsonStream(
-    jsonObjectText([
-      { key: "context", value: exported.workspace.context },
-      { key: "directives", items: (async function* () { yield* directives; })() },
-      { key: "dataSources", items: (async function* () { yield* dataSources; })() },
-      { key: "skills", items: mapItems(exported.skillsWithBytes(), (skill) => checked(ImportSkillSchema, toSkill(skill, skill.files.map(toSkillFile)), `skills[${skillIndex++}]`)) },
-      { key: "memories", items: mapItems(exported.memories(), (memory) => checked(ImportMemorySchema, toMemory(memory), `memories[${memoryIndex++}]`)) },
-      { key: "artifacts", items: mapItems(exported.artifacts(), (artifact) => checked(ImportArtifactSchema, toExportedArtifact(artifact), `artifacts[${artifactIndex++}]`)) },
-    ]),
-  );
+  return jsonObjectText([
+    { key: "context", value: exported.workspace.context },
+    { key: "directives", items: (async function* () { yield* directives; })() },
+    { key: "dataSources", items: (async function* () { yield* dataSources; })() },
+    { key: "skills", items: mapItems(exported.skillsWithBytes(), (skill) => checked(ImportSkillSchema, toSkill(skill, skill.files.map(toSkillFile)), `skills[${skillIndex++}]`)) },
+    { key: "memories", items: mapItems(exported.memories(), (memory) => checked(ImportMemorySchema, toMemory(memory), `memories[${memoryIndex++}]`)) },
+    { key: "artifacts", items: mapItems(exported.artifacts(), (artifact) => checked(ImportArtifactSchema, toExportedArtifact(artifact), `artifacts[${artifactIndex++}]`)) },
+  ]);
 }
 
 export const adminExportWorkspace = defineOperation({
   name: "adminExportWorkspace",
   summary: "Export a workspace",
   description:
-    "The workspace as an import document: importing it into another workspace reproduces it. Context, directives, data sources with their query patterns and error learnings, skills with every file (text as `content`, anything else as `contentBase64`), ledger memories, and artifacts with their status, review and timestamps (an agent's push keeps its key's name as `pushedBy`). Not exported: API keys, reviewers, console sessions, OAuth grants, vectors (the indexer makes them again), idempotency records, a data source's connection reference, and the workspace's name. The answer is written while the workspace is read, so a workspace of any size is never held in memory; it is not a snapshot of one instant when the workspace is written meanwhile.",
+    "The workspace as an import document: importing it into another workspace reproduces it. Context, directives, data sources with their query patterns and error learnings, skills with every file (text as `content`, anything else as `contentBase64`), ledger memories, and artifacts with their status, review and timestamps (an agent's push keeps its key's name as `pushedBy`). Not exported: API keys, reviewers, console sessions, OAuth grants, vectors (the indexer makes them again), idempotency records, a data source's connection reference, and the workspace's name. The document is the workspace at one moment: it is read in one read-only snapshot of the database and written in full to a temporary file (never held in memory) before the first byte is sent, with its `Content-Length`, so writes or a deletion while the client downloads change nothing in it, and a refusal is always a clean error answer.",
   access: { kind: "admin" },
   input: WorkspaceIdParamsSchema,
   output: ImportDocumentSchema,
-  run: ({ id }, { services }) => services.exports.open(id),
-  toWire: toExportStream,
+  run: ({ id }, { services }) => services.exports.snapshot(id, exportDocumentText),
+  toWire: (document) => new JsonStream(document),
   errors: {
     not_found: NO_SUCH_WORKSPACE,
     conflict: {

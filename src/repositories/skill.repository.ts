@@ -53,8 +53,13 @@ export function createSkillRepository(db: DbTx) {
     },
 
     /** Every skill's name in every workspace, disabled ones included, for the admin check that spans workspaces. */
-    listAllNames(): Promise<Array<{ workspaceId: string; name: string }>> {
-      return db.skill.findMany({ select: { workspaceId: true, name: true }, });
+    listAllNames(): Promise<Array<{ workspaceId: string; id: string; name: string }>> {
+      return db.skill.findMany({ select: { workspaceId: true, id: true, name: true }, });
+    },
+
+    /** Every skill file's path in every workspace, by its skill's id, for the same check. */
+    listAllFilePaths(): Promise<Array<{ workspaceId: string; skillId: string; path: string }>> {
+      return db.skillFile.findMany({ select: { workspaceId: true, skillId: true, path: true } });
     },
 
     async findEnabledId(workspaceId: string, name: string): Promise<string | null> {

@@ -1,8 +1,9 @@
-import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
+import { cutToModelInput, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { lexicalExpansion } from "./lexical-expansion";
+import { searchedWords } from "./query-text";
 import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
 
 /**
@@ -19,10 +20,10 @@ export async function embedQuery(embeddings: EmbeddingsProvider, text: string, l
 }
 
 /**
- * A search of one workspace: the text, the workspace's vocabulary, the words WordNet relates to
- * the text's words, and the vector of the text with the other names of the acronyms it uses
- * (vectorText), still being made when this returns: the words are searched meanwhile
- * (hybridCandidates).
+ * A search of one workspace: the text's first words (searchedWords), the workspace's vocabulary,
+ * the words WordNet relates to those words, and the vector of the text (as much as the model
+ * reads) with the other names of the acronyms it uses (vectorText), still being made when this
+ * returns: the words are searched meanwhile (hybridCandidates).
  */
 export async function searchQuery(
   deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
@@ -30,6 +31,7 @@ export async function searchQuery(
   text: string,
 ): Promise<HybridQuery> {
   const vocabulary = await deps.vocabulary.entries(workspaceId);
-  const vector = embedQuery(deps.embeddings, vectorText(text, vocabulary), deps.logger);
-  return { text, vector, vocabulary, expansions: lexicalExpansion.expandQuery(text) };
+  const vector = embedQuery(deps.embeddings, vectorText(cutToModelInput(text, deps.embeddings.maxInputChars), vocabulary), deps.logger);
+  const words = searchedWords(text);
+  return { text: words, vector, vocabulary, expansions: lexicalExpansion.expandQuery(words) };
 }

@@ -79,18 +79,6 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
     },
 
     /**
-     * The principal behind a secret this process accepted within the cache's TTL, without a lookup;
-     * undefined for any other. An address over its budget of refused credentials is still served
-     * for the keys it has just been using (one agent's stale key must not lock out its neighbours
-     * behind the same address), and pays no lookup for the rest.
-     */
-    recentlyAccepted(secret: string): ApiKeyPrincipal | undefined {
-      const cached = cache.get(hashApiKeySecret(secret));
-      if (cached) recordUse(cached);
-      return cached;
-    },
-
-    /**
      * The principal behind a secret, or 401. A key revoked through this process is refused at
      * once; one revoked through another process within the cache TTL.
      */

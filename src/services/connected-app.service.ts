@@ -2,6 +2,7 @@ import type { ApiKeyPrincipal } from "../auth/principal";
 import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
+import { showInvisibleCharacters } from "../lib/visible-text";
 import type { ConnectedAppRecord, ConnectedAppRepository } from "../repositories/connected-app.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 import { DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-key-cache";
@@ -52,7 +53,8 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
 
     async list(workspaceId: string): Promise<ConnectedAppRecord[]> {
       if (!(await workspaces.findById(workspaceId))) throw notFound(`Workspace ${workspaceId} not found`);
-      return apps.listByWorkspace(workspaceId);
+      // Names stored before invisible and text-direction characters were refused show them written out.
+      return (await apps.listByWorkspace(workspaceId)).map((app) => ({ ...app, clientName: showInvisibleCharacters(app.clientName) }));
     },
 
     /** Revokes a grant of the workspace and deletes its tokens; a grant of another workspace is not found here. */

@@ -1,5 +1,6 @@
 import { DEFAULT_DOWNLOAD_URL_TTL_SECONDS, type Config } from "../config";
 import type { Database, DbTx } from "../db/database";
+import { inReadOnlySnapshot } from "../db/read-only-snapshot";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
@@ -40,7 +41,7 @@ import { createVectorIndexRepository } from "../repositories/vector-index.reposi
 import { createVectorIndexMaintenance } from "../indexing/vector-index-maintenance";
 import { createWorkspacePurgeRepository } from "../repositories/workspace-purge.repository";
 import { createDeletionService } from "./deletion.service";
-import { createExportService } from "./export.service";
+import { createExportService, type ExportReaders } from "./export.service";
 import { createWorkspaceDeletionService } from "./workspace-deletion.service";
 
 export type FileSettings = Pick<Config, "fileStorage" | "signingSecret" | "publicBaseUrl" | "downloadUrlTtlSeconds">;
@@ -67,6 +68,9 @@ export interface ServiceDeps {
 const IMPORT_TRANSACTION = { maxWait: 10_000, timeout: 120_000 };
 // Deleting a workspace of 100,000 artifacts is one transaction too (docs/decisions.md, "Export and deletion").
 const PURGE_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
+// An export's snapshot is held while its document is written to a file, at the database's pace (a
+// workspace of 100,000 artifacts: tens of seconds), never while a client downloads it.
+const EXPORT_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 
 /** Wires repositories into services; the one place that knows the whole graph. */
 export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs }: ServiceDeps) {
@@ -101,6 +105,12 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const apiKeyService = createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
   const connectedApps = createConnectedAppService({ apps: createConnectedAppRepository(db), workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
   const queryIntelligence = createQueryIntelligenceRepository(db, vectorIndexes);
+  // The database storage reads its bytes on the snapshot's own connection: in the same moment, and
+  // on the embedded engine, whose one connection the snapshot holds, the only way to read them.
+  const storageIn = (tx: DbTx) =>
+    files.fileStorage.kind === "database"
+      ? createFileStorage(files.fileStorage, { blobs: createStoredBlobRepository(tx), signer, clock, publicBaseUrl: files.publicBaseUrl })
+      : storage;
   return {
     database,
     embeddings,
@@ -152,14 +162,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     names: createNameCheckService({ workspaces, skills: skillRepository, dataSources: dataSourceRepository }),
     imports: createImportService({ workspaces, inTransaction, storage, indexer, clock, logger }),
     exports: createExportService({
-      workspaces,
-      directives,
-      dataSources: dataSourceRepository,
-      queryIntelligence,
-      skills: skillRepository,
-      memories,
-      artifacts,
-      storage,
+      inSnapshot: (read) => inReadOnlySnapshot(db, (tx) => read(exportReadersOf(tx, storageIn(tx))), EXPORT_TRANSACTION),
       logger,
     }),
     deletions: createDeletionService({
@@ -193,6 +196,19 @@ function repositoriesOf(tx: DbTx): ImportUnitOfWork {
     dataSources: createDataSourceRepository(tx),
     queryIntelligence: createQueryIntelligenceRepository(tx),
     skills: createSkillRepository(tx),
+  };
+}
+
+function exportReadersOf(tx: DbTx, storage: ExportReaders["storage"]): ExportReaders {
+  return {
+    workspaces: createWorkspaceRepository(tx),
+    directives: createDirectiveRepository(tx),
+    dataSources: createDataSourceRepository(tx),
+    queryIntelligence: createQueryIntelligenceRepository(tx),
+    skills: createSkillRepository(tx),
+    memories: createMemoryRepository(tx),
+    artifacts: createArtifactRepository(tx),
+    storage,
   };
 }
 

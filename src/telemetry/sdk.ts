@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { diag, DiagLogLevel, metrics, ValueType, type Attributes, type Context, type Link, type SpanKind } from "@opentelemetry/api";
+import { diag, DiagLogLevel, isSpanContextValid, metrics, trace, TraceFlags, ValueType, type Attributes, type Context, type Link, type SpanKind } from "@opentelemetry/api";
 import { OTLPMetricExporter as OtlpJsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter as OtlpProtobufMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus";
@@ -15,6 +15,8 @@ import { RuntimeNodeInstrumentation } from "@opentelemetry/instrumentation-runti
 import { detectResources, envDetector, hostDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from "@opentelemetry/sdk-metrics";
 import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
   BatchSpanProcessor,
   ConsoleSpanExporter,
   NodeTracerProvider,
@@ -26,7 +28,7 @@ import {
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-node";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
-import type { TelemetrySettings } from "../config";
+import type { TelemetrySettings, TracesSamplerName } from "../config";
 import { loggablePath } from "../http/request-context";
 import { INSTRUMENTATION_SCOPE, METRIC_PROCESS_MEMORY_USAGE } from "./conventions";
 
@@ -82,7 +84,7 @@ export function startTelemetry(settings: TelemetrySettings, options: { processTy
   );
   const tracerProvider = new NodeTracerProvider({
     resource,
-    sampler: new ParentBasedSampler({ root: new RootsOfOurOwn(settings.traces.sampleRatio) }),
+    sampler: samplerFor(settings.traces),
     spanProcessors,
   });
   // Also the AsyncLocalStorage context manager and the W3C trace-context propagator.
@@ -161,25 +163,47 @@ export function redactedTarget(url: string): Attributes {
 }
 
 /**
- * Root spans: a request's or an embedding batch's, sampled at OTEL_TRACES_SAMPLER_ARG when the
- * ratio sampler is chosen. A statement with no parent (Prisma's own spans of the indexer's idle
- * polls, housekeeping, the rate-limit counters' flushes) is not a trace of its own: it would be
- * most of them, and tell nothing.
+ * OTEL_TRACES_SAMPLER as the specification defines it (OTEL_TRACES_SAMPLER_ARG the ratio of the
+ * traceidratio ones), with one rule on top: a statement's span (Prisma's, pg's) only ever follows
+ * its parent, and one with no sampled parent is dropped. Statements outside a request or a batch
+ * (the indexer's idle polls, housekeeping, the rate-limit counters' flushes) would otherwise be
+ * most traces, and tell nothing.
  */
-class RootsOfOurOwn implements Sampler {
-  private readonly ratio: Sampler;
+export function samplerFor(traces: { sampler: TracesSamplerName; sampleRatio: number }): Sampler {
+  return new StatementsFollowTheirParent(standardSampler(traces.sampler, traces.sampleRatio));
+}
 
-  constructor(private readonly sampleRatio: number) {
-    this.ratio = new TraceIdRatioBasedSampler(sampleRatio);
+function standardSampler(name: TracesSamplerName, ratio: number): Sampler {
+  switch (name) {
+    case "always_on":
+      return new AlwaysOnSampler();
+    case "always_off":
+      return new AlwaysOffSampler();
+    case "traceidratio":
+      return new TraceIdRatioBasedSampler(ratio);
+    case "parentbased_always_on":
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case "parentbased_always_off":
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case "parentbased_traceidratio":
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
   }
+}
+
+class StatementsFollowTheirParent implements Sampler {
+  constructor(private readonly configured: Sampler) {}
 
   shouldSample(parent: Context, traceId: string, name: string, kind: SpanKind, attributes: Attributes, links: Link[]): SamplingResult {
-    if (name.startsWith("prisma:") || name.startsWith("pg")) return { decision: SamplingDecision.NOT_RECORD };
-    return this.sampleRatio >= 1 ? { decision: SamplingDecision.RECORD_AND_SAMPLED } : this.ratio.shouldSample(parent, traceId, name, kind, attributes, links);
+    if (name.startsWith("prisma:") || name.startsWith("pg")) {
+      const parentSpan = trace.getSpanContext(parent);
+      const sampled = parentSpan !== undefined && isSpanContextValid(parentSpan) && (parentSpan.traceFlags & TraceFlags.SAMPLED) !== 0;
+      return { decision: sampled ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD };
+    }
+    return this.configured.shouldSample(parent, traceId, name, kind, attributes, links);
   }
 
   toString(): string {
-    return `RootsOfOurOwn{ratio=${this.sampleRatio}}`;
+    return `StatementsFollowTheirParent{${this.configured.toString()}}`;
   }
 }
 

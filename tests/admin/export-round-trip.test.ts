@@ -203,9 +203,9 @@ describe("a workspace exported and imported into a new one", () => {
     expect(JSON.parse(res.text)).toEqual({ context: null, directives: [], dataSources: [], skills: [], memories: [], artifacts: [] });
   });
 
-  it("writes the answer as it is read: chunked, with no length known in advance", () => {
-    expect(exported.headers["transfer-encoding"]).toBe("chunked");
-    expect(exported.headers["content-length"]).toBeUndefined();
+  it("sends the document written in full, with its length in bytes", () => {
+    expect(exported.headers["transfer-encoding"]).toBeUndefined();
+    expect(Number(exported.headers["content-length"])).toBe(Buffer.byteLength(exported.text));
   });
 
   it("refuses with 409, before sending anything, a workspace holding a name the import would refuse", async () => {

@@ -18,10 +18,17 @@ const checkNames = async () => {
 };
 
 /** A row as an older version stored it, bypassing the import's validation. */
-async function insertRaw(workspaceId: string, { skill, dataSource }: { skill?: string; dataSource?: string }) {
+async function insertRaw(workspaceId: string, { skill, dataSource, files = [] }: { skill?: string; dataSource?: string; files?: string[] }) {
   const prisma = t.database.prisma;
   if (skill !== undefined) {
-    await prisma.skill.create({ data: { id: newId("skl"), workspaceId, name: skill, description: "old", source: "uploaded", allowedTools: [] }, select: { id: true } });
+    const skillId = newId("skl");
+    await prisma.skill.create({ data: { id: skillId, workspaceId, name: skill, description: "old", source: "uploaded", allowedTools: [] }, select: { id: true } });
+    for (const path of files) {
+      await prisma.skillFile.create({
+        data: { id: newId("skf"), workspaceId, skillId, path, kind: "binary", size: 1, contentType: "image/png", storageKey: `workspaces/${workspaceId}/skill-files/old` },
+        select: { id: true },
+      });
+    }
   }
   if (dataSource !== undefined) {
     await prisma.dataSource.create({ data: { id: newId("ds"), workspaceId, name: dataSource, connectorType: "postgres", status: "connected" }, select: { id: true } });
@@ -31,7 +38,7 @@ async function insertRaw(workspaceId: string, { skill, dataSource }: { skill?: s
 describe("npm run admin -- check:names (GET /admin/v1/name-violations)", () => {
   it("reports a skill and a data source stored with bad names, with their workspace, and exits 1", async () => {
     const ws = await createWorkspaceWithKey(t.services);
-    await insertRaw(ws.workspaceId, { skill: "../x", dataSource: "a/b" });
+    await insertRaw(ws.workspaceId, { skill: "../x", dataSource: "line\nbreak" });
     const { status, body, exitCode } = await checkNames();
     expect(status).toBe(200);
     const workspaceName = (await t.services.workspaces.get(ws.workspaceId)).name;
@@ -43,9 +50,32 @@ describe("npm run admin -- check:names (GET /admin/v1/name-violations)", () => {
         name: "../x",
         problem: "must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis)",
       },
-      { workspaceId: ws.workspaceId, workspaceName, kind: "dataSource", name: "a/b", problem: 'must not contain / \\ < > : " | ? * or control characters' },
+      { workspaceId: ws.workspaceId, workspaceName, kind: "dataSource", name: "line\nbreak", problem: "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)" },
     ]);
     expect(exitCode).toBe(1);
+  });
+
+  it("reports a skill file whose path holds control characters, with its skill, between skills and data sources", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await insertRaw(ws.workspaceId, { skill: "old-kit", files: ["SKILL.md", "evil\r\nSet-Cookie: pwned=1\r\nX: .png", "b\u0085.md"] });
+    await insertRaw(ws.workspaceId, { skill: "Old Kit", dataSource: "bell\u0007" });
+    const { body, exitCode } = await checkNames();
+    const workspaceName = (await t.services.workspaces.get(ws.workspaceId)).name;
+    const CONTROL_RULE = "must not contain control characters (U+0000 to U+001F, U+007F to U+009F)";
+    expect(body.items).toEqual([
+      { workspaceId: ws.workspaceId, workspaceName, kind: "skill", name: "Old Kit", problem: "must be lowercase letters, digits and single hyphens, 1 to 64 characters (e.g. churn-analysis)" },
+      { workspaceId: ws.workspaceId, workspaceName, kind: "skillFile", skill: "old-kit", name: "b\u0085.md", problem: CONTROL_RULE },
+      { workspaceId: ws.workspaceId, workspaceName, kind: "skillFile", skill: "old-kit", name: "evil\r\nSet-Cookie: pwned=1\r\nX: .png", problem: CONTROL_RULE },
+      { workspaceId: ws.workspaceId, workspaceName, kind: "dataSource", name: "bell\u0007", problem: CONTROL_RULE },
+    ]);
+    expect(exitCode).toBe(1);
+  });
+
+  it("takes data source names with / : and spaces as valid labels", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await insertRaw(ws.workspaceId, { dataSource: "Marketing / Ad Spend" });
+    await insertRaw(ws.workspaceId, { dataSource: "prod: eu-west-1" });
+    expect((await checkNames()).body).toEqual({ items: [] });
   });
 
   it("leaves the offending rows as they are", async () => {

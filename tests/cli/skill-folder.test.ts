@@ -122,6 +122,18 @@ describe("readSkillFolder (npm run admin -- skill:import)", () => {
     },
   );
 
+  it("skill:import answers 400 for a file whose name holds control characters, naming it, and stores no skill", async () => {
+    write("SKILL.md", SKILL_MD);
+    // Linux lets a file name hold a line break; an agent saving it, or a header carrying it, must not meet it.
+    write("assets/evil\r\nSet-Cookie: pwned=1\r\nX: .png", TINY_PNG);
+    const ws = await createWorkspaceWithKey(t.services);
+    const built = COMMANDS["skill:import"]!({ workspace: ws.workspaceId, dir });
+    const res = await request(t.app).post(built.path).set(adminAuth(t.adminToken)).send(built.body as object);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("skills[0].files[1].path: must not contain control characters (U+0000 to U+001F, U+007F to U+009F)");
+    expect(await t.database.prisma.skill.count({ where: { workspaceId: ws.workspaceId } })).toBe(0);
+  });
+
   it("skill:import takes a front-matter name that follows the grammar", async () => {
     write("SKILL.md", SKILL_MD);
     const ws = await createWorkspaceWithKey(t.services);

@@ -47,6 +47,12 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
     expect(cosine(text!, paraphrase!)).toBeGreaterThan(cosine(text!, unrelated!) + 0.1);
   });
 
+  it("reads no more of a query than its first maxInputChars characters, whatever its length", async () => {
+    const start = "Which enterprise accounts churned after the price change, and what revenue did we lose? ".repeat(20).slice(0, embeddings.maxInputChars);
+    const [whole, cut] = await Promise.all([embeddings.embedQuery(`${start}${"and more words ".repeat(60_000)}`), embeddings.embedQuery(start)]);
+    expect(whole).toEqual(cut);
+  });
+
   it("embeds off the event loop: timers keep firing while a batch is embedded", async () => {
     const texts = Array.from({ length: 64 }, (_, i) => `sentence number ${i} about quarterly revenue by region`);
     let ticks = 0;

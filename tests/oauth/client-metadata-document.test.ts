@@ -52,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => documents.listen(0, "127.0.0.1", resolve));
   documentsOrigin = `https://localhost:${(documents.address() as AddressInfo).port}`;
 
-  scene = await startOAuthScene({ clientMetadataCa: ca });
+  scene = await startOAuthScene({ clientMetadataCa: ca, clientMetadataLoopback: true });
   ({ t, browser, server, site } = scene);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   artifact = await validatedArtifact(t, home.auth, { summary: "Lisbon kiosk footfall rose in July" });
@@ -113,6 +113,21 @@ describe("Client ID Metadata Documents", () => {
     expect(res.status).toBe(400);
     expect(res.headers.get("location")).toBeNull();
     expect(await res.text()).toContain("client_id metadata document client_id does not match the expected value");
+  });
+
+  it.each([
+    ["a plain-http redirect URI", { redirect_uris: ["http://evil.example/callback"] }, "redirect_uris[0]: must use https; http is accepted only for a loopback host"],
+    ["a name with a text-direction override", { client_name: "Claude\u202egnp.exe" }, "client_name: contains U+202E, an invisible or text-direction control character"],
+    ["a name the database cannot store", { client_name: "Claude\u0000" }, "client_name: contains a NUL character"],
+    ["a redirect URI the database cannot store", { redirect_uris: ["https://connector.example/cb\ud800"] }, "redirect_uris[0]: contains a lone UTF-16 surrogate"],
+  ])("refuses a document with %s as registration would, on its own page", async (label, overrides, description) => {
+    const clientId = publish(`bad-${label.replace(/\W+/g, "-")}`, (id) => ({ ...connectorMetadata("Bad document")(id), ...overrides }));
+    const url = new URL("/oauth/authorize", server.origin);
+    url.search = new URLSearchParams({ client_id: clientId, response_type: "code", redirect_uri: site.redirectUri, code_challenge: "x".repeat(43), code_challenge_method: "S256" }).toString();
+    const res = await fetch(url, { redirect: "manual" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain(description);
   });
 
   it("refuses a document larger than its size cap", async () => {

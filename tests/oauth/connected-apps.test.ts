@@ -118,6 +118,31 @@ describe("connected apps", () => {
     expect(app).toMatchObject({ clientName: "Leaver check", revokedAt: expect.any(Date) });
   });
 
+  it("show a name stored before invisible and text-direction characters were refused with them written out, in the console and the admin API", async () => {
+    await t.services.connectedApps.create(home.workspaceId, {
+      id: "grant-named-before-the-rule",
+      reviewerId: reviewer.id,
+      grantedBy: reviewer.email,
+      clientId: "client-named-before-the-rule",
+      clientName: "Claude\u202egnp.exe",
+      redirectHost: "claude.ai",
+      scopes: ["artifacts:read"],
+    });
+    const list = await request(t.app).get(`/admin/v1/workspaces/${home.workspaceId}/connected-apps`).set(adminAuth(t.adminToken)).expect(200);
+    expect((list.body.items as Array<{ id: string; clientName: string }>).find((item) => item.id === "grant-named-before-the-rule")?.clientName).toBe("Claude[U+202E]gnp.exe");
+
+    const context = await browser.newContext(signedIn);
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.origin}/console/keys?workspace=${home.workspaceId}`);
+      const row = await page.locator('[data-app-id="grant-named-before-the-rule"]').textContent();
+      expect(row).toContain("Claude[U+202E]gnp.exe");
+      expect(row).not.toContain("\u202e");
+    } finally {
+      await context.close();
+    }
+  });
+
   it("answers 404 in the admin API for a workspace that does not exist", async () => {
     const res = await request(t.app).get("/admin/v1/workspaces/ws_nope/connected-apps").set(adminAuth(t.adminToken)).expect(404);
     expect(res.body.error).toMatch(/not found/);

@@ -1,6 +1,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from "@modelcontextprotocol/client";
 import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, BrowserContext } from "playwright-core";
+import { DEFAULT_RATE_LIMITS } from "../../src/http/rate-limit/rate-limiters";
 import { validatedArtifact } from "../support/artifacts";
 import { listen } from "../support/browser";
 import { createReviewer } from "../support/console";
@@ -30,7 +31,8 @@ const issuer = () => `${server.origin}/oauth`;
 
 let scene: OAuthScene;
 beforeAll(async () => {
-  scene = await startOAuthScene({ logger: logs.logger });
+  // Every test registers a client from the same address: more than an address's hourly budget.
+  scene = await startOAuthScene({ logger: logs.logger, rateLimits: { ...DEFAULT_RATE_LIMITS, signIn: 1_000, registrations: 1_000 } });
   ({ t, browser, server, site } = scene);
   home = await createWorkspaceWithKey(t.services, { workspaceName: "Home" });
   other = await createWorkspaceWithKey(t.services, { workspaceName: "Other" });
@@ -146,11 +148,36 @@ describe("connecting a hosted connector through OAuth", () => {
     expect(callback.searchParams.get("error")).toBe("access_denied");
   });
 
+  it("shows the whole return address, scheme included, when it is not https", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Loopback app" });
+    const { consentText } = await consentInBrowser(await startConnecting(provider), { decision: "deny" });
+    expect(site.redirectUri).toMatch(/^http:\/\/localhost:\d+\/callback$/);
+    expect(consentText).toContain(site.redirectUri);
+  });
+
+  it("writes out the invisible and text-direction characters of an app registered before they were refused", async () => {
+    const clientId = "registered-before-the-rule";
+    await t.services.oauthStore.upsert("Client", clientId, {
+      client_id: clientId,
+      client_name: "Claude\u202egnp.exe",
+      redirect_uris: [site.redirectUri],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    });
+    const url = new URL("/oauth/authorize", server.origin);
+    url.search = new URLSearchParams({ client_id: clientId, response_type: "code", redirect_uri: site.redirectUri, code_challenge: "x".repeat(43), code_challenge_method: "S256", scope: "artifacts:read", resource: connectorUrl().href }).toString();
+    const { consentText, callback } = await consentInBrowser(url, { decision: "deny" });
+    expect(consentText).toContain("Connect “Claude[U+202E]gnp.exe”?");
+    expect(consentText).not.toContain("\u202e");
+    expect(callback.searchParams.get("error")).toBe("access_denied");
+  });
+
   it("lists the grant as a connected app of the chosen workspace, with who granted it and its scopes", async () => {
     const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Listing check" });
     await connect(provider, { workspace: other.workspaceId, scopes: ["artifacts:read", "skills:read"] });
     const apps = await t.services.connectedApps.list(other.workspaceId);
-    expect(apps.find((app) => app.clientName === "Listing check")).toMatchObject({ grantedBy: reviewer.email, scopes: ["artifacts:read", "skills:read"], redirectHost: new URL(site.origin).host, revokedAt: null });
+    expect(apps.find((app) => app.clientName === "Listing check")).toMatchObject({ grantedBy: reviewer.email, scopes: ["artifacts:read", "skills:read"], redirectHost: site.redirectUri, revokedAt: null });
   });
 });
 
@@ -208,24 +235,59 @@ describe("the authorization endpoint", () => {
     expect(await res.text()).toMatch(/redirect_uri/);
   });
 
-  it("refuses an authorization request without PKCE", async () => {
-    const provider = new InMemoryOAuthProvider(site.redirectUri);
-    const url = await startConnecting(provider);
+  /** What the authorization endpoint answers a browser that follows `url`, before anyone has acted on a consent page. */
+  async function refusedOnOurOrigin(url: URL) {
+    const res = await fetch(url, { redirect: "manual" });
+    const page = await res.text();
+    expect({ status: res.status, location: res.headers.get("location"), type: res.headers.get("content-type") }).toEqual({ status: 400, location: null, type: expect.stringMatching(/^text\/html/) });
+    expect(page).toContain("you were not sent back to it");
+    return page;
+  }
+
+  it("refuses an authorization request without PKCE on its own page, without redirecting to the app", async () => {
+    const url = await startConnecting(new InMemoryOAuthProvider(site.redirectUri));
     url.searchParams.delete("code_challenge");
     url.searchParams.delete("code_challenge_method");
-    const res = await fetch(url, { redirect: "manual" });
-    const location = new URL(res.headers.get("location") ?? "http://invalid/");
-    expect(location.searchParams.get("error")).toBe("invalid_request");
-    expect(location.searchParams.get("error_description")).toMatch(/PKCE/);
+    const page = await refusedOnOurOrigin(url);
+    expect(page).toContain("invalid_request");
+    expect(page).toMatch(/PKCE/);
   });
 
-  it("issues tokens for /mcp only", async () => {
-    const provider = new InMemoryOAuthProvider(site.redirectUri);
-    const url = await startConnecting(provider);
+  it("issues tokens for /mcp only, and says so on its own page", async () => {
+    const url = await startConnecting(new InMemoryOAuthProvider(site.redirectUri));
     url.searchParams.set("resource", "https://api.example.com/mcp");
-    const res = await fetch(url, { redirect: "manual" });
-    const location = new URL(res.headers.get("location") ?? "http://invalid/");
-    expect(location.searchParams.get("error")).toBe("invalid_target");
+    expect(await refusedOnOurOrigin(url)).toContain("invalid_target");
+  });
+
+  it("answers prompt=none, another response type or a plain PKCE challenge on its own page, never at the app's redirect URI", async () => {
+    const connecting = await startConnecting(new InMemoryOAuthProvider(site.redirectUri));
+    for (const [name, value, error] of [["prompt", "none", "login_required"], ["response_type", "token", "unsupported_response_type"], ["code_challenge_method", "plain", "invalid_request"]] as const) {
+      const url = new URL(connecting);
+      url.searchParams.set(name, value);
+      expect(await refusedOnOurOrigin(url)).toContain(error);
+    }
+  });
+
+  it("is no open redirector: a link with anyone's registered https redirect URI and no PKCE stays on this server", async () => {
+    const registered = await fetch(new URL("/oauth/register", server.origin), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ client_name: "Landing page", redirect_uris: ["https://evil.example/landing"], token_endpoint_auth_method: "none" }),
+    });
+    expect(registered.status).toBe(201);
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    for (const extra of [{}, { prompt: "none", code_challenge: "x".repeat(43), code_challenge_method: "S256" }] as Array<Record<string, string>>) {
+      const url = new URL("/oauth/authorize", server.origin);
+      url.search = new URLSearchParams({ client_id: clientId, response_type: "code", redirect_uri: "https://evil.example/landing", state: "s", ...extra }).toString();
+      const page = await refusedOnOurOrigin(url);
+      expect(page).not.toContain("evil.example");
+    }
+  });
+
+  it("refuses a parameter the database cannot store on its own page, naming it, not with a 500", async () => {
+    const url = await startConnecting(new InMemoryOAuthProvider(site.redirectUri));
+    url.searchParams.set("state", "a\u0000b");
+    expect(await refusedOnOurOrigin(url)).toContain("state: contains a NUL character");
   });
 });
 

@@ -61,6 +61,8 @@ export async function createTestApp(
     publicBaseUrl?: string;
     rateLimits?: RateLimitSettings;
     clientMetadataCa?: string;
+    /** Client ID Metadata Documents served on this machine may be fetched. */
+    clientMetadataLoopback?: boolean;
     maxOAuthClients?: number;
   } = {},
 ): Promise<TestApp> {
@@ -73,7 +75,7 @@ export async function createTestApp(
   const embeddings = options.embeddings ?? new LocalEmbeddings({ queryBudgetMs: 60_000 });
   const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
-  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa, maxOAuthClients: options.maxOAuthClients });
+  const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa, clientMetadataLoopback: options.clientMetadataLoopback, maxOAuthClients: options.maxOAuthClients });
   return {
     app,
     services,

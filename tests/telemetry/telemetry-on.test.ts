@@ -11,7 +11,8 @@ import { waitFor } from "../support/wait-for";
 
 // The real entry point with TELEMETRY=on, exporting over OTLP/HTTP (JSON, to read it here) to a
 // receiver standing in for a collector, and serving Prometheus text on its own port and, to the
-// token, on the web port. The embedded engine has no `pg`: its statements are Prisma's spans.
+// token, on the web port. The embedded engine has no `pg`: its statements are Prisma's spans. The
+// sampler is the specification's plain always_on, which the process must accept as it does the default.
 const METRICS_TOKEN = "metrics-token-0123456789abcdef0123456789";
 const SEARCH_TEXT = "enterprise customers cancelling";
 const SPAN_SERVER = 2;
@@ -33,6 +34,7 @@ describe("telemetry on: the server process", () => {
       OTEL_METRICS_EXPORTER: "otlp,prometheus",
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      OTEL_TRACES_SAMPLER: "always_on",
       OTEL_BSP_SCHEDULE_DELAY: "100",
       OTEL_METRIC_EXPORT_INTERVAL: "1000",
       OTEL_EXPORTER_PROMETHEUS_HOST: "127.0.0.1",
@@ -196,7 +198,7 @@ describe("telemetry on: the server process", () => {
   });
 
   it("counts rate-limit refusals by limiter", async () => {
-    // RATE_LIMIT_AUTH_FAILURES=1: the second refused key from this address is refused before any lookup.
+    // RATE_LIMIT_AUTH_FAILURES=1: the second refused key from this address is answered 429.
     expect((await get("/api/v1/briefing", { authorization: "Bearer wsi_unknown" })).status).toBe(401);
     expect((await get("/api/v1/briefing", { authorization: "Bearer wsi_unknown" })).status).toBe(429);
     const samples = await scrape();

@@ -5,7 +5,8 @@ export interface ConsentView {
   uid: string;
   clientName: string;
   clientId: string;
-  redirectHost: string;
+  /** The redirect URI's host when it is https, the whole URI otherwise. */
+  returnAddress: string;
   workspaces: Array<{ id: string; name: string }>;
   /** The read scopes offered, and whether each is ticked to begin with. */
   scopes: Array<{ scope: string; checked: boolean }>;
@@ -20,11 +21,11 @@ export function consentPage(chrome: PageChrome & { csrfToken: string }, view: Co
     `Connect ${view.clientName}`,
     chrome,
     html`<section class="card narrow" data-section="consent">
-  <h1>Connect “${view.clientName}”?</h1>
+  <h1>Connect “<bdi>${view.clientName}</bdi>”?</h1>
   <p>The app will read the workspace you choose, with the scopes you tick, until you revoke it under API keys → Connected apps. It can never push or change anything.</p>
   <dl class="facts">
-    <dt>App</dt><dd>${view.clientName}${view.clientName !== view.clientId ? html` <span class="muted small mono">${view.clientId}</span>` : ""}</dd>
-    <dt>Sends you back to</dt><dd><strong data-redirect-host>${view.redirectHost}</strong></dd>
+    <dt>App</dt><dd><bdi>${view.clientName}</bdi>${view.clientName !== view.clientId ? html` <span class="muted small mono"><bdi>${view.clientId}</bdi></span>` : ""}</dd>
+    <dt>Sends you back to</dt><dd><strong data-redirect-host>${view.returnAddress}</strong></dd>
   </dl>
   <p class="muted small">The app names itself; the address it sends you back to is what tells you who it is. Approve only if you started connecting it just now.</p>
   ${view.error ? html`<p class="error" role="alert">${view.error}</p>` : ""}

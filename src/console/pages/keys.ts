@@ -61,7 +61,7 @@ ${view.apps.length === 0
   <thead><tr><th scope="col">App</th><th scope="col">Granted by</th><th scope="col">Scopes</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"></th></tr></thead>
   <tbody>${view.apps.map(
     (app) => html`<tr data-app-id="${app.id}">
-    <td>${app.clientName}<br><span class="muted small">→ ${app.redirectHost}</span></td>
+    <td><bdi>${app.clientName}</bdi><br><span class="muted small">→ ${app.redirectHost}</span></td>
     <td>${app.grantedBy}</td>
     <td><ul class="scopes">${app.scopes.map((s) => html`<li><code>${s}</code></li>`)}</ul></td>
     <td>${when(app.createdAt, view.now)}</td>

@@ -39,31 +39,38 @@ export interface RateLimiters {
   adminTokenFailures: AuthFailureLimiter;
   /** OAuth dynamic client registrations per client address and hour. */
   registrations: RequestHandler;
+  /**
+   * The authorization server's public metadata and JWKS: the per-address budget, counted apart so
+   * that a connector platform's discovery does not spend the budget of the other routes without a key.
+   */
+  metadata: RequestHandler;
 }
 
 export const REGISTRATION_WINDOW_SECONDS = 3600;
 export const DEFAULT_REGISTRATION_LIMIT = 20;
 
 /**
- * Refused credentials (unknown or revoked API keys, wrong admin tokens) per client address in five
- * minutes. A client with a typo retries a few times; only someone guessing keeps going, and each
- * guess would cost a key lookup in the database.
+ * Refused credentials (unknown or revoked API keys, expired or foreign access tokens, wrong admin
+ * tokens) per client address in five minutes. A client with a typo retries a few times; only
+ * someone guessing keeps going.
  */
 export const AUTH_FAILURE_WINDOW_SECONDS = 300;
 export const DEFAULT_AUTH_FAILURE_LIMIT = 30;
 
 export interface AuthFailureLimiter {
-  /** Whether the client's address has spent its budget of refusals in the current window (no statement). */
-  isSpent(req: Request): boolean;
-  /** Before the credentials are looked up: rejects with 429 when the client's address has spent its budget of refusals. */
-  refuseIfSpent(req: Request, res: Response): Promise<void>;
-  /** After the credentials were refused (401): counts the refusal against the address. */
-  countFailure(req: Request): Promise<void>;
+  /**
+   * After a credential was refused (401): counts the refusal against the client's address, and
+   * rejects with 429 instead once the address has spent its budget. Accepted credentials never come here.
+   */
+  refused(req: Request, res: Response): Promise<void>;
 }
 
 /**
- * The console's sign-in: attempts per client address in five minutes, whatever their outcome
- * (failed ones are also slowed down per account by the reviewer service).
+ * The console's sign-in: failed attempts per client address in five minutes (failed ones are also
+ * slowed down per account by the reviewer service). A successful sign-in gives its attempt back, so
+ * colleagues behind one address do not spend each other's budget by signing in; once the address
+ * has spent it, every attempt is refused, the right password too: unlike an API key, a password
+ * can be guessed, and answering it would tell the guesser which guess was right.
  */
 export const SIGN_IN_WINDOW_SECONDS = 300;
 export const DEFAULT_SIGN_IN_LIMIT = 10;
@@ -95,6 +102,8 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
       limit: settings.signIn ?? DEFAULT_SIGN_IN_LIMIT,
       windowSeconds: SIGN_IN_WINDOW_SECONDS,
       store: storeFor("sign-in:"),
+      counted: "failed sign-ins",
+      onlyFailures: true,
     }),
     authFailures: createAuthFailureLimiter({ limit: settings.authFailures ?? DEFAULT_AUTH_FAILURE_LIMIT, store: storeFor("auth-failure:") }),
     adminTokenFailures: createAuthFailureLimiter({
@@ -109,19 +118,26 @@ export function createRateLimiters(settings: RateLimitSettings, database: { kind
       store: storeFor("registration:"),
       counted: "client registrations",
     }),
+    metadata: createAddressRateLimiter({
+      name: "oauth-metadata",
+      limit: settings.perAddress,
+      windowSeconds: settings.windowSeconds,
+      store: storeFor("metadata:"),
+    }),
   };
 }
 
 const MAX_SPENT_ADDRESSES = 10_000;
 
 /**
- * Only refusals are counted, so a valid key never spends the budget, and none of the per-key budget's
- * headers are crossed with this one's on a successful answer. An address that has spent its budget
- * is refused for the rest of the window whatever credentials it sends: a valid key could only be
- * told from a guess by the lookup the limit is there to spare. Whether an address has spent its
- * budget is remembered in the process from the count of its last refusal, so the check costs no
- * statement; with shared counters another process learns it at its own next refusal from that
- * address.
+ * Only refusals are counted and only refusals are refused: the credential is checked first, so a
+ * valid one is served whatever other credentials failed from its address (a hosted platform's
+ * shared egress, an office), and an address past its budget gets 429 instead of 401 for each
+ * further credential that fails. None of this budget's headers are crossed with the per-key one's
+ * on a successful answer, nor on a 401 within the budget. Whether an address has spent its budget
+ * is remembered in the process from the count of its last refusal, so its next refusal goes
+ * straight to the 429; with shared counters another process learns it from the count its own next
+ * refusal returns.
  */
 export function createAuthFailureLimiter(options: { limit: number; store?: Store; counterName?: string }): AuthFailureLimiter {
   const store = options.store ?? new MemoryStore();
@@ -135,31 +151,30 @@ export function createAuthFailureLimiter(options: { limit: number; store?: Store
     counterName: options.counterName,
   });
   const spentUntil = new Map<string, number>();
+  const remember = (key: string, until: number) => {
+    if (spentUntil.size >= MAX_SPENT_ADDRESSES) {
+      const now = Date.now();
+      for (const [address, end] of spentUntil) if (end <= now) spentUntil.delete(address);
+      if (spentUntil.size >= MAX_SPENT_ADDRESSES) spentUntil.clear();
+    }
+    spentUntil.set(key, until);
+  };
   return {
-    isSpent(req) {
-      const until = spentUntil.get(addressKeyOf(req));
-      return until !== undefined && until > Date.now();
-    },
-    async refuseIfSpent(req, res) {
+    async refused(req, res) {
       const key = addressKeyOf(req);
-      const until = spentUntil.get(key);
-      if (until === undefined) return;
-      if (until > Date.now()) {
-        await new Promise<void>((resolve, reject) => refuse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+      if ((spentUntil.get(key) ?? 0) <= Date.now()) {
+        spentUntil.delete(key);
+        const { totalHits, resetTime } = await store.increment(key);
+        if (totalHits >= options.limit) remember(key, resetTime?.getTime() ?? Date.now() + AUTH_FAILURE_WINDOW_SECONDS * 1000);
+        if (totalHits <= options.limit) return;
       }
-      // Passed: the window is over or its counter was reset.
+      // Counts this refusal too (past the limit, the count only says how far past) and rejects with the 429.
+      await new Promise<void>((resolve, reject) => refuse(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+      // Passed: the counter was reset meanwhile, so this refusal is the first of a new window and
+      // is answered 401 like any other within the budget, without the limiter's fields.
       spentUntil.delete(key);
-    },
-    async countFailure(req) {
-      const key = addressKeyOf(req);
-      const { totalHits, resetTime } = await store.increment(key);
-      if (totalHits < options.limit) return;
-      if (spentUntil.size >= MAX_SPENT_ADDRESSES) {
-        const now = Date.now();
-        for (const [address, until] of spentUntil) if (until <= now) spentUntil.delete(address);
-        if (spentUntil.size >= MAX_SPENT_ADDRESSES) spentUntil.clear();
-      }
-      spentUntil.set(key, resetTime?.getTime() ?? Date.now() + AUTH_FAILURE_WINDOW_SECONDS * 1000);
+      res.removeHeader("RateLimit");
+      res.removeHeader("RateLimit-Policy");
     },
   };
 }
@@ -173,7 +188,16 @@ function addressKeyOf(req: Request): string {
  * A per-client-address limiter, for any route without a key (e.g. a sign-in form with its own,
  * stricter limit).
  */
-export function createAddressRateLimiter(options: { name: string; limit: number; windowSeconds: number; store?: Store; counted?: string; counterName?: string }): RequestHandler {
+export function createAddressRateLimiter(options: {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+  store?: Store;
+  counted?: string;
+  counterName?: string;
+  /** Gives the hit back when the answer is a success (below 400). */
+  onlyFailures?: boolean;
+}): RequestHandler {
   return addressOrKeyLimiter({
     ...options,
     store: options.store ?? new MemoryStore(),
@@ -193,6 +217,7 @@ function addressOrKeyLimiter(options: {
   counted?: string;
   /** The limiter's name in the refusals metric (default: `name`, which the RateLimit headers carry). */
   counterName?: string;
+  onlyFailures?: boolean;
 }): RequestHandler {
   const refused = { [ATTR_RATE_LIMITER]: options.counterName ?? options.name };
   return rateLimit({
@@ -204,6 +229,7 @@ function addressOrKeyLimiter(options: {
     identifier: options.name,
     store: options.store,
     keyGenerator: options.keyOf,
+    skipSuccessfulRequests: options.onlyFailures ?? false,
     // Retry-After is already set when the handler runs; the error middleware writes `{error, code}`.
     handler: (_req, res, next) => {
       instruments().rateLimitRefusals.add(1, refused);

@@ -1,0 +1,16 @@
+import type { Db, DbTx } from "./database";
+
+/**
+ * Runs `read` in one transaction that sees the database as it was at its first statement and
+ * writes nothing: REPEATABLE READ, READ ONLY. On PostgreSQL (and Citus, where the level carries
+ * over to the workers' transactions) it blocks no writer; it holds a pool connection, and keeps
+ * vacuum from removing rows deleted after it began, until `read` returns. On the embedded engine,
+ * one connection, every other statement waits until then.
+ */
+export function inReadOnlySnapshot<T>(db: Db, read: (tx: DbTx) => Promise<T>, limits: { maxWait: number; timeout: number }): Promise<T> {
+  return db.$transaction(async (tx) => {
+    // The first statement, so that it applies: a transaction's level is fixed by its first query.
+    await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+    return read(tx);
+  }, limits);
+}

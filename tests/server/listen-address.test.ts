@@ -1,0 +1,54 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
+
+/** Whether a TCP connection to the address and port is accepted. */
+function accepts(address: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: address, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("the server process with HOST=127.0.0.1", () => {
+  let dataDir: string;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-host-"));
+    server = await startServer(dataDir, { HOST: "127.0.0.1", DYNO: "" });
+  }, SERVER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      const exited = exitOf(server.child);
+      server.child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("listens on the loopback interface alone, and says so in its log", async () => {
+    const port = Number(new URL(server!.baseUrl).port);
+    const listening = server!
+      .output()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { msg?: string; address?: string; port?: number })
+      .find((line) => line.msg === "listening");
+    expect(listening).toMatchObject({ address: "127.0.0.1", port });
+    expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
+    // Every other interface of this machine, where it has any: nothing listens there.
+    const elsewhere = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((entry) => entry !== undefined && !entry.internal && entry.family === "IPv4")
+      .map((entry) => entry!.address);
+    for (const address of elsewhere) expect(await accepts(address, port)).toBe(false);
+  });
+});

@@ -7,13 +7,16 @@ import { resetPostgres } from "./pipeline-bench";
 import { ConfigError, plansOf, readConfig, type ScaleConfig } from "./scale/config";
 import { buildCorpus, type Corpus } from "./scale/corpus";
 import { ANALYST_QUESTIONS } from "./scale/questions";
-import { allowIndexBuildsMemory, CONTENT_HEADERS, contentRow, recreateDatabaseBeside, relationSizes, serverVersions, shardPlacements } from "./scale/databases";
+import { CONTENT_HEADERS, contentRow, recreateDatabaseBeside, relationSizes, serverVersions, shardPlacements } from "./scale/databases";
 import { startApp, type BenchApp } from "./scale/measure";
 import { measureColumnRecall, measureRecall, NEAREST_ASKED, sweepProbes, type RecallRow } from "./scale/recall";
 import { ms, seconds, table, Targets, thousands } from "./scale/report";
 import { measureConcurrent, measureEndpoint, type Case } from "./scale/search-cases";
 import { seedDatabase, vacuumAnalyze, type CorpusVectors, type SeededWorkspace, type WorkspacePlan } from "./scale/seed";
+import { idleWorkerReport, measureIdleWorker } from "./scale/idle-worker";
 import { measureWrites } from "./scale/writes";
+import { measureWordCounts } from "./scale/word-counts";
+import { indexBuildsReport, serverMaintenanceMemory } from "./scale/index-builds";
 
 // `npm run bench:scale` (never part of `npm test`): does search stay fast and right when one
 // database holds many workspaces and one of them is large? One PostgreSQL database holds a
@@ -36,7 +39,6 @@ type Phase = <T>(name: string, work: () => Promise<T>) => Promise<T>;
 /** A clean schema, the seeded rows, the service's own search upkeep, fresh statistics. */
 async function prepareDatabase(url: string, label: string, plans: WorkspacePlan[], corpus: Corpus, vectors: CorpusVectors, phase: Phase, onOpen: (database: Database) => void) {
   await phase(`${label}: migrate`, () => resetPostgres(url, { distribute: false }));
-  await allowIndexBuildsMemory(url);
   const { workspaces, timings } = await phase(`${label}: seed`, () => seedDatabase(url, plans, corpus, vectors));
   progress(`${label}: rows ${seconds(timings.rowsMs)}, indexes ${seconds(timings.indexesMs)}`);
   // On a Citus coordinator the rows were written to its own tables, as on one server: `npm run
@@ -50,7 +52,10 @@ async function prepareDatabase(url: string, label: string, plans: WorkspacePlan[
   if (distributed.length > 0) timings.distributeMs = distributeMs;
   const database = postgresDatabase(url);
   onOpen(database);
-  await phase(`${label}: maintainSearchNow`, () => maintainSearchNow(database));
+  // At the server's own maintenance_work_mem: each build raises its session's for itself.
+  const setting = await serverMaintenanceMemory(url);
+  const built = await phase(`${label}: maintainSearchNow`, () => maintainSearchNow(database));
+  console.log(`\n${indexBuildsReport(label, setting, built, new Map(workspaces.map((workspace) => [workspace.id, workspace.name])))}\n`);
   await phase(`${label}: VACUUM ANALYZE`, () => vacuumAnalyze(url));
   return { database, workspaces, timings };
 }
@@ -175,6 +180,14 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
       const large = { name: `the ${thousands(plans.large.artifacts)}-artifact workspace`, ...inBig(plans.large) };
       console.log(`\n${await measureWrites(baseline, large, config, targets)}\n`);
     });
+  }
+  if (config.parts.has("writes")) {
+    await phase("word counts", async () => {
+      console.log(`\n${await measureWordCounts(config.databaseUrl, { name: `the ${thousands(plans.twin.artifacts)}-artifact workspace`, id: idIn(big.workspaces, plans.twin) }, plans.twin.artifacts, targets)}\n`);
+    });
+  }
+  if (config.parts.has("idle")) {
+    await phase("idle worker", async () => console.log(`\n${idleWorkerReport(await measureIdleWorker(config.databaseUrl), targets)}\n`));
   }
   console.log(`\n### Phases\n\n${table(["phase", "time"], phases.map(([name, elapsed]) => [name, seconds(elapsed)]))}\n`);
   console.log(targets.summary());

@@ -1,4 +1,5 @@
 import type { ApiKeyPrincipal } from "../src/auth/principal";
+import type { SearchMode } from "../src/search/search-mode";
 import type { Services } from "../src/services";
 import { Bm25Index } from "./bm25";
 import type { ImportedSet, JudgedQuery, JudgedSet, PlacedQuery, QueryKind } from "./judged-set";
@@ -12,6 +13,8 @@ export const KINDS: QueryKind[] = ["paraphrase", "exact", "specific", "short"];
 export interface Ranked {
   keys: string[];
   scores: number[];
+  /** `lexical` when the query's vector did not come in time and the service ranked by words alone. */
+  searchMode: SearchMode;
 }
 
 export interface QueryOutcome {
@@ -41,12 +44,12 @@ export function createRunner(services: Services, imported: ImportedSet) {
 
   const run: Record<Endpoint, (query: JudgedQuery) => Promise<Ranked>> = {
     async artifacts(query) {
-      const hits = await services.artifacts.search(principal, query.query, 10);
-      return { keys: hits.map((hit) => keyOf(imported.artifactKeyById, hit.id)), scores: hits.map((hit) => hit.score) };
+      const { hits, searchMode } = await services.artifacts.search(principal, query.query, 10);
+      return { keys: hits.map((hit) => keyOf(imported.artifactKeyById, hit.id)), scores: hits.map((hit) => hit.score), searchMode };
     },
     async memories(query) {
-      const hits = await services.memories.recall(imported.workspaceId, query.query);
-      return { keys: hits.map((hit) => keyOf(imported.memoryKeyByStatement, hit.statement)), scores: hits.map((hit) => hit.score) };
+      const { hits, searchMode } = await services.memories.recall(imported.workspaceId, query.query);
+      return { keys: hits.map((hit) => keyOf(imported.memoryKeyByStatement, hit.statement)), scores: hits.map((hit) => hit.score), searchMode };
     },
     async queryIntelligence(query) {
       const source = query.dataSource ?? "";
@@ -57,7 +60,7 @@ export function createRunner(services: Services, imported: ImportedSet) {
         ...found.patterns.map((p) => ({ key: keyOf(keys, p.question), score: p.score })),
         ...found.errorLearnings.map((l) => ({ key: keyOf(keys, l.learning), score: l.score })),
       ].sort((a, b) => b.score - a.score);
-      return { keys: merged.map((m) => m.key), scores: merged.map((m) => m.score) };
+      return { keys: merged.map((m) => m.key), scores: merged.map((m) => m.score), searchMode: found.searchMode };
     },
   };
 

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { embeddedDatabase } from "../src/db/database";
 import { openMemoryDatabase } from "../src/db/embedded-database";
 import { applyMigrations } from "../src/db/migrations";
@@ -6,6 +7,7 @@ import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { EVAL_SET_DIRS, loadJudgedSet } from "./judged-set";
+import { busyMachine, busyWanted } from "./busy-machine";
 import { importRuns, measure } from "./measure";
 import { MemoizingEmbeddings } from "./memoizing-embeddings";
 import { printChecks, printColumn, printMisses, printSummary } from "./report";
@@ -21,6 +23,8 @@ import { compareLatency, runVariants } from "./variants";
 // misses only: whoever tunes the ranking must not read the held-out ones; `--misses=all` lists every
 // set's. `--tune` and `--tune-vocabulary` sweep weights instead, scored on the tuning columns
 // (eval/tune.ts); `--variants[=name,…]` measures named settings side by side, aggregates only (eval/variants.ts).
+// `--busy[=N]` runs the judged queries with N processes (default 2) spinning at normal priority, as
+// on a machine shared with other work; the report counts the searches ranked by words alone.
 
 function missesWanted(args: string[]): "tuning" | "all" | undefined {
   const flag = args.find((arg) => arg === "--misses" || arg.startsWith("--misses="));
@@ -48,8 +52,9 @@ async function main(): Promise<void> {
     if (latency) return await compareLatency(services, runs, latency.includes("=") ? latency.split("=")[1]!.split(",") : undefined);
     const variants = args.find((arg) => arg === "--variants" || arg.startsWith("--variants="));
     if (variants) return await runVariants(services, runs, variants.includes("=") ? variants.split("=")[1]!.split(",") : undefined);
+    const busy = busyMachine(busyWanted(args));
     const started = Date.now();
-    const { reports, columns } = await measure(services, runs);
+    const { reports, columns } = await measure(services, runs).finally(() => busy.stop());
     const sizes = runs.map(({ set, indexedMs }, i) => `"${set.name}" ${reports[i]!.report.outcomes.length} queries (import + embedding ${indexedMs} ms)`);
     console.log(`judged sets: ${sizes.join(", ")}; queries ${Date.now() - started} ms`);
     for (const { set, report } of reports) {
@@ -57,6 +62,10 @@ async function main(): Promise<void> {
       printChecks(set, report);
     }
     printSummary(columns);
+    // A busy machine shows here first: a query whose vector came too late was ranked by words alone.
+    const lexical = columns.flatMap((c) => c.outcomes).filter((o) => o.ranked.searchMode === "lexical").length;
+    const load = os.loadavg().map((figure) => figure.toFixed(1)).join(" ");
+    console.log(`\nsearches ranked by words alone (search mode lexical): ${lexical} of ${columns.flatMap((c) => c.outcomes).length}; load average ${load}`);
     if (misses) {
       console.log(misses === "tuning" ? "\nmisses of the tuning columns (--misses=all: every set)" : "\nmisses of every set");
       printMisses(misses === "all" ? columns : columns.filter((c) => c.half === "tuning"));

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { QUERY_BUDGET_MS } from "./embeddings/embeddings-provider";
 
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
@@ -14,6 +15,15 @@ export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
  * admin command. See docs/deployment.md for larger plans.
  */
 export const DEFAULT_DATABASE_POOL_SIZE = 5;
+
+/**
+ * The most `maintenance_work_mem` one build of a workspace's own vector index raises its session
+ * to (it asks only what pgvector's k-means needs for its lists). 256 MB holds the 800 lists of a
+ * 200,000-vector workspace (168 MB) and up to about 1,000 lists; larger workspaces get fewer,
+ * longer lists. One build runs at a time per process, so this is the most one build adds to the
+ * database server's memory: an eighth of a 2 GB plan.
+ */
+export const DEFAULT_INDEX_BUILD_MEMORY_MB = 256;
 
 // Express's `trust proxy`: addresses it names are proxies whose X-Forwarded-* headers are believed.
 const TRUST_PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -127,6 +137,8 @@ const EnvSchema = z
     EMBEDDINGS_MODEL: optionalText,
     // Local model threads for index work (at the lowest CPU priority); default: one per core, at most 2.
     EMBEDDINGS_INDEX_THREADS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(16).optional()),
+    // How long a search waits for its query's vector before it answers by words alone (docs/search.md).
+    EMBEDDINGS_QUERY_BUDGET_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(10_000).default(QUERY_BUDGET_MS)),
     PUBLIC_BASE_URL: optionalUrl,
     SIGNING_SECRET: z.preprocess(blankToUndefined, z.string().min(32, "must be at least 32 characters").optional()),
     // S3 presigned URLs live at most 7 days.
@@ -145,6 +157,7 @@ const EnvSchema = z
     API_KEY_CACHE_TTL_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(60_000).default(5_000)),
     // Where the embedding indexer runs: in the web process, or only in `worker` processes.
     INDEXER: z.preprocess(blankToUndefined, z.enum(["in-process", "worker"]).default("in-process")),
+    INDEX_BUILD_MEMORY_MB: z.preprocess(blankToUndefined, z.coerce.number().int().min(16).max(65_536).default(DEFAULT_INDEX_BUILD_MEMORY_MB)),
     RATE_LIMIT_WINDOW_SECONDS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(86_400).default(60)),
     RATE_LIMIT_PER_KEY: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(600)),
     RATE_LIMIT_PER_ADDRESS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(120)),
@@ -259,7 +272,7 @@ export interface Config {
   trustProxy: boolean | number | string;
   dataDir: string;
   adminToken: string | undefined;
-  embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string; indexThreads?: number };
+  embeddings: { provider: "local" | "openai"; model: string | undefined; openaiApiKey?: string; openaiBaseUrl?: string; indexThreads?: number; queryBudgetMs?: number };
   publicBaseUrl: string | undefined;
   signingSecret: string | undefined;
   /** How long a skill file's download URL works. */
@@ -278,6 +291,8 @@ export interface Config {
   logLevel: Env["LOG_LEVEL"];
   /** `in-process`: the web process runs the embedding indexer; `worker`: only `node dist/worker.js` does. */
   indexer: Env["INDEXER"];
+  /** The most maintenance_work_mem a build of a workspace's own vector index may use (INDEX_BUILD_MEMORY_MB). */
+  indexBuildMemoryMb: number;
   /** How long an authenticated API key is trusted without a database lookup (0: never). */
   apiKeyCacheTtlMs: number;
   rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number; registrations: number };
@@ -316,6 +331,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       openaiApiKey: env.OPENAI_API_KEY,
       openaiBaseUrl: env.OPENAI_BASE_URL,
       indexThreads: env.EMBEDDINGS_INDEX_THREADS,
+      queryBudgetMs: env.EMBEDDINGS_QUERY_BUDGET_MS,
     },
     publicBaseUrl: env.PUBLIC_BASE_URL,
     signingSecret: env.SIGNING_SECRET,
@@ -334,6 +350,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         : { kind: "database" },
     logLevel: env.LOG_LEVEL,
     indexer: env.INDEXER,
+    indexBuildMemoryMb: env.INDEX_BUILD_MEMORY_MB,
     apiKeyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
     rateLimits: {
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,

@@ -18,6 +18,7 @@ import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
 import { observeEmbeddingBacklog } from "./telemetry/instruments";
+import { describeTelemetry } from "./telemetry/telemetry-summary";
 
 // Requests in flight get this long after SIGTERM; the process is gone by the deadline whatever
 // hangs (the platform kills at 30 s, and a deploy waits for us).
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     files: config,
     indexer: { reindexInline: indexInProcess },
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    indexBuildMemoryMb: config.indexBuildMemoryMb,
   });
 
   // First-run conveniences belong to a developer's embedded database, never to a managed one.
@@ -79,7 +81,8 @@ async function main(): Promise<void> {
   });
   const { address, port } = server.address() as AddressInfo;
   if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port });
-  logger.info({ address, port, database: database.kind }, "listening");
+  const telemetryState = describeTelemetry(config.telemetry);
+  logger.info({ address, port, database: database.kind, telemetry: telemetryState }, "listening");
   console.log(
     startupBanner({
       baseUrl: config.publicBaseUrl ?? `http://localhost:${port}`,
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
       adminToken,
       localAdminToken,
       firstRun,
+      telemetry: telemetryState,
     }),
   );
 

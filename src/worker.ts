@@ -44,7 +44,11 @@ async function main(): Promise<void> {
   const jobs: BackgroundJob[] = [
     indexer,
     createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
-    createVectorIndexMaintenance({ vectorIndexes: createVectorIndexRepository(database.prisma), logger, engine: database.kind }),
+    createVectorIndexMaintenance({
+      vectorIndexes: createVectorIndexRepository(database.prisma, { buildSession: database.onOneConnection, buildMemoryCapMb: config.indexBuildMemoryMb }),
+      logger,
+      engine: database.kind,
+    }),
   ];
   for (const job of jobs) job.start();
   logger.info({ model: embeddings.model }, "worker started: embedding pending rows, workspaces' own vector indexes, housekeeping");

@@ -169,6 +169,12 @@ describe("production settings with DATABASE_URL", () => {
     expect(loadConfig({ ...production, DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
   });
 
+  it("lets a vector index build raise maintenance_work_mem to 256 MB unless INDEX_BUILD_MEMORY_MB says otherwise", () => {
+    expect(loadConfig({}).indexBuildMemoryMb).toBe(256);
+    expect(loadConfig({ INDEX_BUILD_MEMORY_MB: "1024" }).indexBuildMemoryMb).toBe(1024);
+    for (const value of ["8", "lots", "1.5"]) expect(() => loadConfig({ INDEX_BUILD_MEMORY_MB: value })).toThrow(/INDEX_BUILD_MEMORY_MB/);
+  });
+
   it.each([
     [undefined, false],
     ["false", false],

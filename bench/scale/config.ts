@@ -4,7 +4,7 @@ import type { WorkspacePlan } from "./seed";
 
 // What one run of `npm run bench:scale` seeds and measures, from the environment.
 
-export const PARTS = ["artifacts", "memories", "patterns", "recall", "writes"] as const;
+export const PARTS = ["artifacts", "memories", "patterns", "recall", "writes", "idle"] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface ScaleConfig {

@@ -594,6 +594,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
                     "RateLimit-Policy"?: string;
+                    /** @description `hybrid`: ranked by meaning and words. `lexical`: by words alone, because the query's meaning was not computed within the server's budget for it (1.5 s by default); the same request later may rank better. */
+                    "X-Search-Mode"?: "hybrid" | "lexical";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1358,6 +1360,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
                     "RateLimit-Policy"?: string;
+                    /** @description `hybrid`: ranked by meaning and words. `lexical`: by words alone, because the query's meaning was not computed within the server's budget for it (1.5 s by default); the same request later may rank better. */
+                    "X-Search-Mode"?: "hybrid" | "lexical";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,6 +1626,8 @@ export interface operations {
                     RateLimit?: string;
                     /** @description The limit: `"per-key"; q=<requests>; w=<window seconds>; pk=:<partition>:` (`"per-address"` on routes without a key). */
                     "RateLimit-Policy"?: string;
+                    /** @description `hybrid`: ranked by meaning and words. `lexical`: by words alone, because the query's meaning was not computed within the server's budget for it (1.5 s by default); the same request later may rank better. */
+                    "X-Search-Mode"?: "hybrid" | "lexical";
                     [name: string]: unknown;
                 };
                 content: {

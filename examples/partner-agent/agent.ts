@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createWorkspaceIntelligenceClient, type Schemas, type WorkspaceIntelligenceClient } from "../../clients/typescript";
+import { chooseSource } from "./choose-source";
 import { retryAfterMiddleware } from "./retry-after";
 
 export interface PartnerAgentOptions {
@@ -7,7 +8,7 @@ export interface PartnerAgentOptions {
   apiKey: string;
   /** The question the agent works on. */
   question: string;
-  /** The data source to ask for proven SQL; the workspace's first one when unset. */
+  /** The data source to ask for proven SQL; when unset, the one that fits the question (chooseSource). */
   dataSource?: string;
   /** Pause between two looks at the feedback. */
   pollIntervalMs?: number;
@@ -60,15 +61,8 @@ export async function runPartnerAgent(options: PartnerAgentOptions): Promise<Par
   const { hits } = ok(await api.GET("/api/v1/memories", { params: { query: { query: options.question } } }), "GET /api/v1/memories");
   log(`memories: ${hits.length} recalled`);
   const { items: sources } = ok(await api.GET("/api/v1/data-sources"), "GET /api/v1/data-sources");
-  const source = options.dataSource ?? sources[0]?.name;
-  const intelligence = source
-    ? ok(
-        await api.GET("/api/v1/data-sources/{name}/query-intelligence", {
-          params: { path: { name: source }, query: { question: options.question } },
-        }),
-        "GET query-intelligence",
-      )
-    : { patterns: [], errorLearnings: [] };
+  const { name: source, because, intelligence } = await chooseSource(api, ok, options.question, sources, options.dataSource);
+  log(`data source: ${source ?? "none"} (${because})`);
   log(`query intelligence of ${source ?? "no source"}: ${intelligence.patterns.length} patterns, ${intelligence.errorLearnings.length} learnings`);
 
   // 2. Push a draft, safe to retry: the same key and body replay the first answer.

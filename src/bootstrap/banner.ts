@@ -9,9 +9,11 @@ export function startupBanner(options: {
   /** The token kept in DATA_DIR when ADMIN_TOKEN is not set: shown only on the run that made it. */
   localAdminToken?: LocalAdminToken;
   firstRun?: FirstRunResult;
+  /** Where telemetry goes, or that it is off (src/telemetry/telemetry-summary.ts). */
+  telemetry: string;
 }): string {
   const { baseUrl, firstRun } = options;
-  const lines = ["", `Workspace Intelligence API listening on ${baseUrl} (${options.database})`];
+  const lines = ["", `Workspace Intelligence API listening on ${baseUrl} (${options.database})`, `Telemetry ${options.telemetry}`];
   if (firstRun) {
     lines.push(
       "",

@@ -66,6 +66,17 @@ function required(options: Options, name: string): string {
 
 export class UsageError extends Error {}
 
+/**
+ * What a refused command prints: the sentence saying what was wrong, then the one usage line of the
+ * command (the whole help when the command is unknown would bury the sentence).
+ */
+export function refusalText(message: string, command: string | undefined): string {
+  const line = command ? USAGE.split("\n").find((candidate) => candidate.startsWith(`  ${command} `) || candidate === `  ${command}`) : undefined;
+  if (!line) return `${message}\nRun npm run admin -- --help for the commands.`;
+  // A usage line is the command and its options, then, after a gap, what it does.
+  return `${message}\nUsage: npm run admin -- ${line.trim().split(/\s{2,}/)[0]}`;
+}
+
 export const dropUndefined = (options: Options): Options => Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 
 export const isParseArgsError = (error: unknown) =>
@@ -174,7 +185,8 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
 /**
  * What the CLI prints for an answer. Most answers are printed as they come; a few are reworded
  * because the admin API's answer alone reads badly on a terminal: a 204 has no body, and reindex's
- * `cleared` beside `pending: false` looks like a contradiction when it means "marked, then done".
+ * `cleared` beside `pending: false` looks like a contradiction when it means "marked, then done",
+ * and its two counts must read as parts of one whole.
  */
 export function presentAnswer(command: string, options: Options, status: number, body: unknown): unknown {
   if (status >= 400) return body;
@@ -193,13 +205,23 @@ export function presentAnswer(command: string, options: Options, status: number,
     return {
       outcome: body.pending
         ? `${marked} vectors marked for re-embedding; the background indexer is making them (see index-status)`
-        : `${marked} vectors marked for re-embedding, and ${body.embedded} made again now; none left to do`,
+        : reindexedNow(marked, body.embedded),
       markedForReembedding: body.cleared,
       embeddedNow: body.embedded,
       finished: !body.pending,
     };
   }
   return body;
+}
+
+/**
+ * A finished reindex in numbers that add up. The command embeds what it can claim; the rows it
+ * marked first may meanwhile be claimed by a background indexer (the server's own, or a worker's),
+ * and a row without text is set aside rather than embedded, so `embedded` can be less than `marked`.
+ */
+function reindexedNow(marked: number, embedded: number): string {
+  if (embedded >= marked) return `${marked} vectors made again by this command; none left to do`;
+  return `${marked} vectors to make again: ${embedded} made by this command, the other ${marked - embedded} by the background indexer alongside it or set aside for having no text (see index-status)`;
 }
 
 function isReindexResult(body: unknown): body is { cleared: Record<string, number>; embedded: number; pending: boolean } {

@@ -1,8 +1,8 @@
 import "dotenv/config";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config";
-import { callAdmin, callAdminToFile, connectAdmin, type AdminConnection } from "./admin-client";
-import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type AdminRequest, type Options, presentAnswer, USAGE, UsageError } from "./admin-commands";
+import type { AdminConnection } from "./admin-client";
+import { COMMANDS, dropUndefined, exitCodeOf, isParseArgsError, OPTIONS, type AdminRequest, type Options, presentAnswer, refusalText, USAGE, UsageError } from "./admin-commands";
 import { addImportAnswer, type ImportTotals } from "./import-parts";
 
 /**
@@ -10,6 +10,7 @@ import { addImportAnswer, type ImportTotals } from "./import-parts";
  * refused: its answer, which part it was, and what the parts before it imported (they stay).
  */
 async function importInParts(connection: AdminConnection, request: AdminRequest, parts: unknown[]): Promise<number> {
+  const { callAdmin } = await import("./admin-client");
   const totals: ImportTotals = { imported: {}, artifactIds: [] };
   for (const [index, part] of parts.entries()) {
     const response = await callAdmin(connection, request.method, request.path, part);
@@ -29,13 +30,17 @@ async function main(argv: string[]): Promise<number> {
   const command = positionals[0];
   if (!command || command === "help" || values.help) {
     console.log(USAGE);
-    return command ? 0 : 1;
+    // Asked for, the help is an answer; printed because the command is missing, it is a refusal.
+    return command || values.help ? 0 : 1;
   }
   const build = COMMANDS[command];
   if (!build) throw new UsageError(`unknown command "${command}"`);
   // A workspace id may follow the command instead of --workspace.
   const options = { workspace: positionals[1], ...dropUndefined(values as Options) };
   const request = build(options);
+  // Loaded only for a command that runs: it brings the whole app (to open the database itself when
+  // no server runs), which help and refusals need not wait for.
+  const { callAdmin, callAdminToFile, connectAdmin } = await import("./admin-client");
   const connection = await connectAdmin(loadConfig());
   try {
     if (request.saveTo !== undefined) {
@@ -58,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || isParseArgsError(error)) console.error(`${(error as Error).message}\n\n${USAGE}`);
+    if (error instanceof UsageError || isParseArgsError(error)) console.error(refusalText((error as Error).message, process.argv.slice(2).find((arg) => !arg.startsWith("-"))));
     else if (error instanceof ConfigError) console.error(error.message);
     else console.error(error instanceof Error ? error.message : error);
     process.exit(1);

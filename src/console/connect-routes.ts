@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from "express";
-import { isScope, READ_SCOPES } from "../auth/scopes";
+import { isScope, READ_SCOPES, SCOPE_DESCRIPTIONS } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
 import { showInvisibleCharacters } from "../lib/visible-text";
 import { CONSENT_PATH, type AuthorizationServer } from "../oauth/authorization-server";
@@ -79,7 +79,7 @@ export function consentRoutes(services: Services, authorization: AuthorizationSe
           clientId: showInvisibleCharacters(client.clientId),
           returnAddress: returnAddressOf(interaction.params.redirect_uri),
           workspaces: reviewer.workspaces,
-          scopes: READ_SCOPES.map((scope) => ({ scope, checked: checked.includes(scope) })),
+          scopes: READ_SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope], checked: checked.includes(scope) })),
           refused: requested.filter((scope) => !(READ_SCOPES as readonly string[]).includes(scope) && scope !== "offline_access"),
           error,
         },

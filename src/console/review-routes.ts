@@ -86,10 +86,13 @@ export function mountReviewRoutes(router: Router, services: Services, logger: Lo
     const href = (id: string | undefined) => (id ? `/console/artifacts/${id}?${query}` : undefined);
     const similar =
       artifact.status === "draft"
-        ? await services.artifacts.searchWorkspace(artifact.workspaceId, `${artifact.summary}\n${artifact.why}`, SIMILAR_LIMIT).catch((err: unknown) => {
-            logger.warn({ err, artifactId }, "similar artifacts unavailable");
-            return [];
-          })
+        ? await services.artifacts
+            .searchWorkspace(artifact.workspaceId, `${artifact.summary}\n${artifact.why}`, SIMILAR_LIMIT)
+            .then((found) => found.hits)
+            .catch((err: unknown) => {
+              logger.warn({ err, artifactId }, "similar artifacts unavailable");
+              return [];
+            })
         : [];
     const csrfToken = localsOf(res).csrfToken ?? "";
     sendPage(

@@ -176,6 +176,21 @@ const TableIndexStateSchema = z
   })
   .openapi("AdminTableIndexState");
 
+const OwnVectorIndexSchema = z
+  .object({
+    state: z.enum(["exactScan", "built", "unbuildable"]).openapi({
+      description:
+        "`exactScan`: no index of its own (too small, or not built yet), searched exactly; `built`: searched through its own index; " +
+        "`unbuildable`: its build failed and waits until the rows change by a quarter or INDEX_BUILD_MEMORY_MB changes; searched exactly meanwhile.",
+    }),
+    documents: z.number().int().nullable().openapi({ description: "For `built`: the documents the index was built from." }),
+    probes: z.number().int().nullable().openapi({ description: "For `built`: the lists a search reads." }),
+    vectors: z.number().int().nullable().openapi({ description: "For `unbuildable`: the vectors the failed build was to hold." }),
+    error: z.string().nullable().openapi({ description: "For `unbuildable`: why the build failed, e.g. the memory it needed and the memory allowed." }),
+    at: z.string().nullable().openapi({ description: "When it was built, or when the build failed (ISO 8601)." }),
+  })
+  .openapi("AdminOwnVectorIndex");
+
 export const IndexStateSchema = z
   .object({
     model: z.string().openapi({ description: "The configured embeddings model; vectors of other models count as pending." }),
@@ -185,6 +200,14 @@ export const IndexStateSchema = z
       queryPatterns: TableIndexStateSchema,
       errorLearnings: TableIndexStateSchema,
     }),
+    ownIndexes: z
+      .object({
+        artifacts: OwnVectorIndexSchema,
+        memories: OwnVectorIndexSchema,
+        queryPatterns: OwnVectorIndexSchema,
+        errorLearnings: OwnVectorIndexSchema,
+      })
+      .openapi({ description: "Per kind of row: whether the workspace's vectors are searched through an index of its own, and a build that failed." }),
   })
   .openapi("AdminIndexState");
 

@@ -15,6 +15,11 @@ export interface Database {
   prisma: Db;
   /** Plain SQL outside Prisma: migrations and start-up checks. */
   executor: SqlExecutor;
+  /**
+   * Runs `work` on one connection held for it, outside any transaction: for statements that need
+   * a session setting and cannot run in a transaction block (CREATE INDEX CONCURRENTLY).
+   */
+  onOneConnection<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T>;
   /** Answers when the database answers; used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -26,6 +31,8 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
     kind: "embedded",
     prisma,
     executor: embedded.executor,
+    // One connection already; it is shared, so what `work` sets it must reset.
+    onOneConnection: (work) => work(embedded.executor),
     ping: async () => {
       await embedded.pg.query("SELECT 1");
     },
@@ -47,6 +54,19 @@ export function postgresDatabase(connectionString: string, poolSize?: number): D
     kind: "postgres",
     prisma,
     executor: postgresExecutor(pool),
+    onOneConnection: async (work) => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        return await work(postgresExecutor(client));
+      } catch (error) {
+        // A connection whose session may keep what `work` set is closed, not handed back.
+        broken = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
     ping: async () => {
       await pool.query("SELECT 1");
     },

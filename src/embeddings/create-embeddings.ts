@@ -10,7 +10,7 @@ import { OpenAiEmbeddings } from "./openai-embeddings";
  */
 export function createEmbeddingsProvider(config: Config["embeddings"], { indexes = true }: { indexes?: boolean } = {}): EmbeddingsProvider {
   if (config.provider === "openai") {
-    return new OpenAiEmbeddings({ apiKey: config.openaiApiKey!, baseURL: config.openaiBaseUrl, model: config.model });
+    return new OpenAiEmbeddings({ apiKey: config.openaiApiKey!, baseURL: config.openaiBaseUrl, model: config.model, queryTimeoutMs: config.queryBudgetMs });
   }
-  return new LocalEmbeddings({ indexThreads: indexes ? config.indexThreads : 0 });
+  return new LocalEmbeddings({ indexThreads: indexes ? config.indexThreads : 0, queryBudgetMs: config.queryBudgetMs });
 }

@@ -42,6 +42,14 @@ export class InputRejectedError extends Error {
   }
 }
 
+/** The query lane did not answer within its budget: search goes on by words alone. */
+export class QueryBudgetExceededError extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`query embedding took over ${budgetMs} ms`);
+    this.name = "QueryBudgetExceededError";
+  }
+}
+
 /** A text cut to what a model reads. */
 export const cutToModelInput = (text: string, maxChars: number): string => (text.length > maxChars ? text.slice(0, maxChars) : text);
 

@@ -1,5 +1,5 @@
 import os from "node:os";
-import { cutToModelInput, EMBEDDING_DIMENSIONS, QUERY_BUDGET_MS, type EmbeddingsProvider } from "./embeddings-provider";
+import { cutToModelInput, EMBEDDING_DIMENSIONS, QUERY_BUDGET_MS, QueryBudgetExceededError, type EmbeddingsProvider } from "./embeddings-provider";
 import { ModelThread } from "./model-thread";
 
 export const LOCAL_EMBEDDINGS_MODEL = "local/universal-sentence-encoder-en/512";
@@ -63,18 +63,34 @@ export class LocalEmbeddings implements EmbeddingsProvider {
     return checked(await idlest.embed(texts.map((text) => cutToModelInput(text, this.maxInputChars))));
   }
 
-  /** Rejects past the budget, counted from when the model is loaded (loading happens once, ≈ 0.2 s). */
+  /**
+   * Rejects past the budget, counted from when the model is loaded (loading happens once, ≈ 0.2 s).
+   * The budget is the model's, not the process's: when this thread was busy elsewhere as the
+   * budget ran out (an embedded database's statement runs on it), a vector the model finished in
+   * time is still waiting to be read, and is taken rather than refused.
+   */
   async embedQuery(text: string): Promise<number[]> {
     await this.queryThread.ready();
+    const deadline = Date.now() + this.queryBudgetMs;
+    const refusal = () => new QueryBudgetExceededError(this.queryBudgetMs);
     let timer: NodeJS.Timeout | undefined;
+    let grace: NodeJS.Immediate | undefined;
     const overBudget = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`query embedding took over ${this.queryBudgetMs} ms`)), this.queryBudgetMs);
+      // Timers run before messages are read: setImmediate runs after the event loop has read the
+      // messages that arrived meanwhile, so a vector already made wins the race.
+      timer = setTimeout(() => (grace = setImmediate(() => reject(refusal()))), this.queryBudgetMs);
     });
+    const embedded = this.queryThread.embedTimed([cutToModelInput(text, this.maxInputChars)]).then(({ vectors, doneAt }) => {
+      if (doneAt > deadline) throw refusal();
+      return checked(vectors)[0]!;
+    });
+    // Observed now: once the budget has won the race, a late vector's refusal has no one to hear it.
+    embedded.catch(() => undefined);
     try {
-      const [vector] = checked(await Promise.race([this.queryThread.embed([cutToModelInput(text, this.maxInputChars)]), overBudget]));
-      return vector!;
+      return await Promise.race([embedded, overBudget]);
     } finally {
       clearTimeout(timer);
+      if (grace) clearImmediate(grace);
     }
   }
 

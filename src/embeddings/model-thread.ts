@@ -11,7 +11,13 @@ import { InputRejectedError } from "./embeddings-provider";
  */
 export const MODEL_THREAD_YOUNG_GENERATION_MB = 16;
 
-type Pending = { resolve: (vectors: number[][]) => void; reject: (error: Error) => void };
+/** Vectors, and when the model finished them (Date.now(), a clock every thread shares). */
+export interface TimedVectors {
+  vectors: number[][];
+  doneAt: number;
+}
+
+type Pending = { resolve: (answer: TimedVectors) => void; reject: (error: Error) => void };
 
 /**
  * One worker thread running the local model, answering in FIFO order. Started on first use; an
@@ -39,10 +45,14 @@ export class ModelThread {
     return this.pending.size;
   }
 
-  embed(texts: string[]): Promise<number[][]> {
+  async embed(texts: string[]): Promise<number[][]> {
+    return (await this.embedTimed(texts)).vectors;
+  }
+
+  embedTimed(texts: string[]): Promise<TimedVectors> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
-    return new Promise<number[][]>((resolve, reject) => {
+    return new Promise<TimedVectors>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
       worker.postMessage({ id, texts });
@@ -76,8 +86,8 @@ export class ModelThread {
       resourceLimits: { maxYoungGenerationSizeMb: MODEL_THREAD_YOUNG_GENERATION_MB },
     });
     this.loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
-    worker.on("message", (message: { id: number; vectors?: number[][]; error?: string; fatal?: boolean; loaded?: boolean }) => {
-      const { id, vectors, error, fatal, loaded } = message;
+    worker.on("message", (message: { id: number; vectors?: number[][]; doneAt?: number; error?: string; fatal?: boolean; loaded?: boolean }) => {
+      const { id, vectors, doneAt, error, fatal, loaded } = message;
       if (loaded) return this.markLoaded?.();
       const pending = this.pending.get(id);
       if (!pending) return;
@@ -87,7 +97,7 @@ export class ModelThread {
       // texts refused them (the indexer retries each row alone).
       if (error !== undefined && fatal) pending.reject(new Error(`local embeddings model unavailable: ${error}`));
       else if (error !== undefined) pending.reject(new InputRejectedError(`local embeddings failed: ${error}`));
-      else pending.resolve(vectors ?? []);
+      else pending.resolve({ vectors: vectors ?? [], doneAt: doneAt ?? Date.now() });
     });
     worker.on("error", (error) => this.failAll(error));
     worker.on("exit", () => {

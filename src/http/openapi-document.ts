@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { SCOPE_DESCRIPTIONS, SCOPES } from "../auth/scopes";
 import { ErrorSchema } from "../contracts/common";
 import { z } from "../contracts/zod";
 import { isRateLimited, type ResponseContract, type Route } from "./route";
@@ -147,14 +148,27 @@ function requestHeaders(route: Route) {
   return (declared ?? z.object({})).extend({ "If-None-Match": IF_NONE_MATCH });
 }
 
+/**
+ * The bearer scheme, with what each scope its routes require lets a key do: the sentences of
+ * SCOPE_DESCRIPTIONS, as prose and as `x-scopes` (scope → sentence) for tools that read them.
+ */
+function bearerScheme(routes: readonly Route[]) {
+  const required = new Set(routes.flatMap((route) => (route.auth.kind === "apiKey" ? [route.auth.scope] : [])));
+  const scopes = SCOPES.filter((scope) => required.has(scope));
+  if (scopes.length === 0) return { type: "http" as const, scheme: "bearer", description: "`Authorization: Bearer <token>`." };
+  const list = scopes.map((scope) => `- \`${scope}\`: ${SCOPE_DESCRIPTIONS[scope]}`).join("\n");
+  return {
+    type: "http" as const,
+    scheme: "bearer",
+    description: `\`Authorization: Bearer <token>\`. A key with scopes may call only the operations of its scopes; a key with none may call all.\n\n${list}`,
+    "x-scopes": Object.fromEntries(scopes.map((scope) => [scope, SCOPE_DESCRIPTIONS[scope]])),
+  };
+}
+
 /** The OpenAPI 3.1 document of a set of routes, generated from the same schemas that validate them. */
 export function buildOpenApiDocument(routes: readonly Route[], info: DocumentInfo) {
   const registry = new OpenAPIRegistry();
-  const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "`Authorization: Bearer <token>`.",
-  });
+  const bearer = registry.registerComponent("securitySchemes", "bearerAuth", bearerScheme(routes));
   const declaredTags = new Set(info.tags.map((tag) => tag.name));
   for (const route of routes) {
     const undeclared = route.tags.filter((tag) => !declaredTags.has(tag));

@@ -14,7 +14,7 @@ export type RouteAuth = { kind: "apiKey"; scope: Scope } | { kind: "admin" } | {
 export interface ResponseContract {
   description: string;
   schema?: z.ZodType;
-  headers?: Record<string, { description: string; schema: { type: "string" } }>;
+  headers?: Record<string, { description: string; schema: { type: "string"; enum?: string[] } }>;
   /** A body that passes `schema`, shown in the OpenAPI document (a test parses each one). */
   example?: unknown;
 }

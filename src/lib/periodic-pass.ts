@@ -19,9 +19,12 @@ export function periodicPass<T>({
   logger,
   name,
   onPass,
+  firstAfterMs = intervalMs,
 }: {
   pass: (shouldStop: () => boolean) => Promise<T>;
   intervalMs: number;
+  /** When the first pass runs after start: an interval later unless given. */
+  firstAfterMs?: number;
   logger: Logger;
   /** What the warning of a failed pass calls the job. */
   name: string;
@@ -31,7 +34,7 @@ export function periodicPass<T>({
   let running: Promise<unknown> | undefined;
   let stopped = true;
 
-  function schedule() {
+  function schedule(afterMs = intervalMs) {
     if (stopped) return;
     timer = setTimeout(() => {
       running = pass(() => stopped)
@@ -41,7 +44,7 @@ export function periodicPass<T>({
           running = undefined;
           schedule();
         });
-    }, intervalMs);
+    }, afterMs);
     timer.unref();
   }
 
@@ -49,7 +52,7 @@ export function periodicPass<T>({
     start() {
       if (!stopped) return;
       stopped = false;
-      schedule();
+      schedule(firstAfterMs);
     },
     async stop() {
       stopped = true;

@@ -15,6 +15,14 @@ export function firstInvisibleCharacter(text: string): string | undefined {
   return found ? codePointOf(found[0]) : undefined;
 }
 
+/**
+ * Whether `text` shows nothing at all: only whitespace and invisible characters. A person needs
+ * something to read and click where such text would stand ("\u200B" renders as an empty link).
+ */
+export function showsNothing(text: string): boolean {
+  return text.replace(INVISIBLE, "").trim() === "";
+}
+
 /** `text` with each invisible character written out as `[U+202E]`, for showing text stored before it was refused. */
 export function showInvisibleCharacters(text: string): string {
   return text.replace(INVISIBLE, (char) => `[${codePointOf(char)}]`);

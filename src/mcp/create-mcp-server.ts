@@ -55,8 +55,9 @@ async function runTool(tool: McpTool, input: unknown, ctx: ToolContext, tracepar
   try {
     const unstorable = findUnstorableInput(input);
     if (unstorable) throw new ApiError("bad_request", `${unstorable.path}: ${unstorable.problem}`);
-    const { body } = await answer(tool.operation, input as never, { principal: ctx.principal, services: ctx.services, baseUrl: ctx.baseUrl });
-    return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body as Record<string, unknown> };
+    const { result, body } = await answer(tool.operation, input as never, { principal: ctx.principal, services: ctx.services, baseUrl: ctx.baseUrl });
+    const structured = tool.addedFields ? tool.output.parse({ ...(body as object), ...tool.addedFields(result) }) : body;
+    return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured as Record<string, unknown> };
   } catch (error) {
     const clientError = toClientError(error);
     if (clientError) return toolError(clientError.message);

@@ -1,8 +1,9 @@
-import type { z } from "zod";
+import { z } from "../contracts/zod";
 import type { ApiKeyPrincipal } from "../auth/principal";
 import type { Scope } from "../auth/scopes";
 import type { Logger } from "../lib/logger";
 import type { AnyOperation } from "../operations/operation";
+import { SEARCH_MODES, type SearchMode } from "../search/search-mode";
 import type { Services } from "../services";
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -30,6 +31,8 @@ export interface McpTool {
   input: AnyObject;
   output: AnyObject;
   operation: AnyOperation;
+  /** Fields the tool's structured result adds to the operation's answer, from the operation's result. */
+  addedFields?(result: unknown): Record<string, unknown>;
 }
 
 export interface ToolBinding<O extends AnyOperation> {
@@ -39,7 +42,16 @@ export interface ToolBinding<O extends AnyOperation> {
   description?: string;
   /** A description, for a model, of each argument; the argument's schema is the operation's own. */
   arguments?: Partial<Record<keyof O["input"]["shape"] & string, string>>;
+  /**
+   * A search that says how it ranked: the structured result gains `searchMode` (REST sends it as
+   * the X-Search-Mode header, since the contract fixes REST's bodies).
+   */
+  reportsSearchMode?: boolean;
 }
+
+const SearchModeField = z
+  .enum(SEARCH_MODES)
+  .describe("hybrid: ranked by meaning and words. lexical: by words alone, because the query's meaning could not be computed in time; retry later for a better answer.");
 
 export function toolFor<O extends AnyOperation>(operation: O, binding: ToolBinding<O>): McpTool {
   if (operation.access.kind !== "workspace") throw new Error(`${operation.name}: MCP tools run with a workspace key`);
@@ -58,7 +70,8 @@ export function toolFor<O extends AnyOperation>(operation: O, binding: ToolBindi
     scope: operation.access.scope,
     // safeExtend keeps the rules that relate the operation's fields (a time range's bounds).
     input: Object.keys(described).length > 0 ? input.safeExtend(described) : input,
-    output: operation.output as AnyObject,
+    output: binding.reportsSearchMode ? (operation.output as AnyObject).extend({ searchMode: SearchModeField }) : (operation.output as AnyObject),
     operation,
+    ...(binding.reportsSearchMode ? { addedFields: (result: unknown) => ({ searchMode: (result as { searchMode: SearchMode }).searchMode }) } : {}),
   };
 }

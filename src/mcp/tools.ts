@@ -19,6 +19,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
       dataSource: "Optional: only artifacts citing a data source of exactly this name (as in fetch's metadata.dataSources, or a name from list_data_sources).",
       minConfidence: "Optional: only artifacts whose confidence is at least this, 0 to 1.",
     },
+    reportsSearchMode: true,
   }),
   toolFor(fetchArtifactForConnector, {
     name: "fetch",
@@ -35,8 +36,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "recall_memories",
     title: "Recall memories",
     description:
-      "Searches the workspace's currently active memories (preferences, rules, corrections, definitions, findings, context) by meaning and words, best first, at most 10. The same answer as GET /api/v1/memories.",
+      "Searches the workspace's currently active memories (preferences, rules, corrections, definitions, findings, context) by meaning and words, best first, at most 10. The same answer as GET /api/v1/memories, with searchMode (that endpoint's X-Search-Mode header).",
     arguments: { query: "What to recall, in natural language." },
+    reportsSearchMode: true,
   }),
   toolFor(listDataSources, {
     name: "list_data_sources",
@@ -48,11 +50,12 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: "get_query_intelligence",
     title: "Query intelligence of a data source",
     description:
-      "Before writing SQL: proven query patterns and past error learnings of one data source, ranked by relevance to the question (at most 10 each). The same answer as GET /api/v1/data-sources/{name}/query-intelligence.",
+      "Before writing SQL: proven query patterns and past error learnings of one data source, ranked by relevance to the question (at most 10 each). The same answer as GET /api/v1/data-sources/{name}/query-intelligence, with searchMode (that endpoint's X-Search-Mode header).",
     arguments: {
       name: "The data source name, as list_data_sources shows it.",
       question: "What you want to compute, in natural language.",
     },
+    reportsSearchMode: true,
   }),
   toolFor(listSkills, {
     name: "list_skills",

@@ -23,13 +23,14 @@ export const adminGetIndexState = defineOperation({
   summary: "Show a workspace's search index",
   description:
     "Per kind of row: vectors pending, failed (refused by the embeddings provider 3 times, with the last error), " +
-    "embedded with the configured model, and skipped (empty text). `reindex` retries the failed rows.",
+    "embedded with the configured model, and skipped (empty text). `reindex` retries the failed rows. " +
+    "`ownIndexes`: per kind, whether the workspace is searched through a vector index of its own, and a build of one that failed.",
   access: { kind: "admin" },
   input: WorkspaceIdParamsSchema,
   output: IndexStateSchema,
   run: async ({ id }, { services }) => {
     await services.workspaces.get(id);
-    return services.indexer.state(id);
+    return { ...(await services.indexer.state(id)), ownIndexes: await services.ownIndexStates(id) };
   },
   errors: { not_found: NO_SUCH_WORKSPACE },
 });

@@ -43,7 +43,7 @@ export const searchArtifacts = defineOperation({
   input: SearchArtifactsQuerySchema,
   output: SearchArtifactsResponseSchema,
   run: ({ query, limit, ...filters }, { principal, services }) => services.artifacts.search(principal, query, limit, toArtifactFilters(filters)),
-  toWire: (found) => ({ results: found.map(toArtifactSummary) }),
+  toWire: (found) => ({ results: found.hits.map(toArtifactSummary) }),
 });
 
 export const getArtifact = defineOperation({
@@ -90,7 +90,7 @@ export const searchArtifactsForConnector = defineOperation({
   input: searchArtifacts.input,
   output: z.object({ results: z.array(ConnectorResultSchema) }),
   run: searchArtifacts.run,
-  toWire: (found, { baseUrl }) => ({ results: found.map((artifact) => ({ id: artifact.id, title: artifact.summary, url: artifactPageUrl(baseUrl, artifact.id) })) }),
+  toWire: (found, { baseUrl }) => ({ results: found.hits.map((artifact) => ({ id: artifact.id, title: artifact.summary, url: artifactPageUrl(baseUrl, artifact.id) })) }),
 });
 
 export const fetchArtifactForConnector = defineOperation({

@@ -1,10 +1,10 @@
 import type { MemoryService } from "../services/memory.service";
 
-type RecalledMemory = Awaited<ReturnType<MemoryService["recall"]>>[number];
+type Recalled = Awaited<ReturnType<MemoryService["recall"]>>;
 
-/** The wire form of recalled memories; REST and MCP answer with exactly this. */
-export const toRecallMemoriesResponse = (hits: RecalledMemory[]) => ({
-  hits: hits.map((hit) => ({
+/** The wire form of recalled memories; REST and MCP answer with exactly this (MCP adds the search mode). */
+export const toRecallMemoriesResponse = (recalled: Recalled) => ({
+  hits: recalled.hits.map((hit) => ({
     memoryId: hit.id,
     type: hit.type,
     statement: hit.statement,

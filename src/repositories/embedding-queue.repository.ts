@@ -74,8 +74,8 @@ export interface EmbeddingQueue {
   state(workspaceId: string, model: string, maxAttempts: number): Promise<IndexState>;
   /**
    * Pending and failed rows per tier across every workspace, in one statement that reads the
-   * table's rows once (no index serves "another model's vector"): meant for a metrics collection
-   * every half minute or so, not for a request.
+   * pending rows through the indexes of the claim: meant for a metrics collection every half
+   * minute or so, not for a request.
    */
   backlog(model: string, maxAttempts: number): Promise<TierBacklog[]>;
   /** The failed rows of a workspace with their last error. */
@@ -110,32 +110,50 @@ function byWorkspace(rows: RowKey[]): Map<string, number[]> {
 function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
   const table = Prisma.raw(`"${shape.table}"`);
   const model = Prisma.raw(shape.modelColumn);
-  const pending = (current: string, maxAttempts: number) =>
-    Prisma.sql`t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts < ${maxAttempts}`;
+  // "Not of the current model" as the two conditions an index serves (migration
+  // `pending_embeddings`): no model yet (written, or cleared for a reindex), in the partial
+  // indexes of those rows only; another model's, as two ranges of the model index. IS DISTINCT
+  // FROM says the same, but no index serves it: every look would read the whole table.
+  const queued = Prisma.sql`t.${model} IS NULL`;
+  const ofAnotherModel = (current: string) => Prisma.sql`(t.${model} < ${current} OR t.${model} > ${current})`;
+  const notCurrent = (current: string) => Prisma.sql`(${queued} OR ${ofAnotherModel(current)})`;
+  const pending = (current: string, maxAttempts: number) => Prisma.sql`${notCurrent(current)} AND t.embed_attempts < ${maxAttempts}`;
+  /** One claim of the rows matching `which`, oldest first when `ordered`. */
+  const claimWhere = async (
+    which: Prisma.Sql,
+    ordered: boolean,
+    { limit, leaseSeconds, maxAttempts, workspaceId, tier }: { limit: number; leaseSeconds: number; maxAttempts: number; workspaceId?: string; tier: number },
+  ): Promise<ClaimedRow[]> => {
+    const claimable = Prisma.sql`${which} AND t.embed_attempts < ${maxAttempts} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!}`;
+    const order = ordered ? Prisma.sql`ORDER BY ${shape.order}` : Prisma.empty;
+    const workspace =
+      workspaceId ??
+      (await db.$queryRaw<Array<{ workspaceId: string }>>`
+        SELECT t.workspace_id AS "workspaceId" FROM ${table} t WHERE ${claimable} ${order} LIMIT 1`)[0]?.workspaceId;
+    if (workspace === undefined) return [];
+    return db.$queryRaw<ClaimedRow[]>`
+      WITH claimed AS (
+        UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
+        WHERE workspace_id = ${workspace} AND id IN (
+          SELECT t.id FROM ${table} t
+          WHERE t.workspace_id = ${workspace} AND ${claimable}
+          ${order} LIMIT ${limit}
+          FOR UPDATE OF t SKIP LOCKED)
+        RETURNING id)
+      SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
+      WHERE t.workspace_id = ${workspace} AND t.id IN (SELECT id FROM claimed) ORDER BY ${shape.order}`;
+  };
   return {
     name: shape.name,
     tiers: shape.tiers.length,
     // The background claim takes the workspace of the oldest pending row, then claims within it:
     // every statement that locks names one workspace, which is what a distributed PostgreSQL
-    // (Citus) locks rows in (docs/deployment.md §6). A batch holds one workspace's rows.
-    claim: async ({ model: current, limit, leaseSeconds, maxAttempts, workspaceId, tier }) => {
-      const claimable = Prisma.sql`${pending(current, maxAttempts)} AND (t.claimed_until IS NULL OR t.claimed_until < now()) AND ${shape.tiers[tier]!}`;
-      const workspace =
-        workspaceId ??
-        (await db.$queryRaw<Array<{ workspaceId: string }>>`
-          SELECT t.workspace_id AS "workspaceId" FROM ${table} t WHERE ${claimable} ORDER BY ${shape.order} LIMIT 1`)[0]?.workspaceId;
-      if (workspace === undefined) return [];
-      return db.$queryRaw<ClaimedRow[]>`
-        WITH claimed AS (
-          UPDATE ${table} SET claimed_until = now() + make_interval(secs => ${leaseSeconds})
-          WHERE workspace_id = ${workspace} AND id IN (
-            SELECT t.id FROM ${table} t
-            WHERE t.workspace_id = ${workspace} AND ${claimable}
-            ORDER BY ${shape.order} LIMIT ${limit}
-            FOR UPDATE OF t SKIP LOCKED)
-          RETURNING id)
-        SELECT t.workspace_id AS "workspaceId", t.id, ${shape.text} AS text FROM ${table} t ${shape.joins}
-        WHERE t.workspace_id = ${workspace} AND t.id IN (SELECT id FROM claimed) ORDER BY ${shape.order}`;
+    // (Citus) locks rows in (docs/deployment.md §6). A batch holds one workspace's rows. Rows of
+    // another model come after the rows without one, in no particular order: they are a model
+    // change's backlog, which a sort of the whole table per batch would only slow down.
+    claim: async ({ model: current, ...options }) => {
+      const rows = await claimWhere(queued, true, options);
+      return rows.length > 0 ? rows : claimWhere(ofAnotherModel(current), false, options);
     },
     // Rows are written workspace by workspace, each statement naming its workspace (one node on Citus).
     storeMany: async (rows, vectors, current) => {
@@ -168,7 +186,7 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
     state: async (workspaceId, current, maxAttempts) => {
       const [counts] = await db.$queryRaw<[IndexState]>`
         SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
-               count(*) FILTER (WHERE t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
+               count(*) FILTER (WHERE ${notCurrent(current)} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
                count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NOT NULL)::int AS embedded,
                count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
         FROM ${table} t WHERE t.workspace_id = ${workspaceId}`;
@@ -182,13 +200,13 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
                coalesce(extract(epoch FROM now() - min(${shape.queuedAt}) FILTER (WHERE t.embed_attempts < ${maxAttempts})), 0)::float8 AS "oldestPendingSeconds",
                count(*) FILTER (WHERE t.embed_attempts >= ${maxAttempts})::int AS failed
         FROM ${table} t ${shape.joins}
-        WHERE t.${model} IS DISTINCT FROM ${current}
+        WHERE ${notCurrent(current)}
         GROUP BY 1`;
       return shape.tiers.map((_, tier) => rows.find((row) => row.tier === tier) ?? { tier, pending: 0, oldestPendingSeconds: 0, failed: 0 });
     },
     failures: (workspaceId, current, maxAttempts, limit) => db.$queryRaw<RowFailure[]>`
       SELECT t.id, t.embed_attempts AS attempts, t.embed_error AS error FROM ${table} t
-      WHERE t.workspace_id = ${workspaceId} AND t.${model} IS DISTINCT FROM ${current} AND t.embed_attempts >= ${maxAttempts}
+      WHERE t.workspace_id = ${workspaceId} AND ${notCurrent(current)} AND t.embed_attempts >= ${maxAttempts}
       ORDER BY t.id LIMIT ${limit}`,
   };
 }
@@ -220,7 +238,8 @@ const EMBEDDED_TABLES: TableShape[] = [
     END`,
     order: Prisma.sql`t.id`,
     // The headline makes an artifact findable by meaning; the body vector only sharpens its rank.
-    tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet <> 'headline'`],
+    // Each tier names its facet (of the two) so that the partial indexes, keyed by facet, serve it.
+    tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet = 'body'`],
     queuedAt: Prisma.sql`t.queued_at`,
   },
   ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),

@@ -1,4 +1,4 @@
-import type { DbTx } from "../db/database";
+import type { Database, DbTx } from "../db/database";
 
 /** What the catalog says of one index: whether it is valid (usable), and its IVFFlat lists. */
 export interface IndexFacts {
@@ -27,7 +27,20 @@ export interface IndexHome {
   run(statement: string): Promise<void>;
   /** The catalog's facts of an index there by its full name; undefined when it does not exist. */
   facts(index: string): Promise<IndexFacts | undefined>;
+  /**
+   * `maintenance_work_mem` there, in kB, and whether a build there can raise it for itself: on
+   * Citus the statement runs on the worker in a connection of its own (`master_run_on_worker`),
+   * where no setting of ours reaches, so a build there fits the worker's setting.
+   */
+  buildMemory(): Promise<{ settingKb: number; raisable: boolean }>;
+  /** Runs a CREATE INDEX there with `maintenance_work_mem` raised to `memoryKb` for it where the home can. */
+  build(statement: string, memoryKb: number): Promise<void>;
 }
+
+/** Opens a connection of its own for a build (Database.onOneConnection); without one, builds use the setting as it is. */
+export type BuildSession = Database["onOneConnection"];
+
+const MEMORY_SETTING = `SELECT setting FROM pg_settings WHERE name = 'maintenance_work_mem'`;
 
 const FACTS = (index: string) => `
   SELECT i.indisvalid::text || ' ' || coalesce(substring(array_to_string(c.reloptions, ',') FROM 'lists=(\\d+)'), '') AS facts
@@ -40,14 +53,33 @@ function parseFacts(text: string | undefined | null): IndexFacts | undefined {
 }
 
 /** A home on the node the service is connected to: the table or one of its partitions. */
-function localHome(db: DbTx, relation: string): IndexHome {
+function localHome(db: DbTx, relation: string, session: BuildSession | undefined): IndexHome {
+  const run = async (statement: string) => {
+    await db.$executeRawUnsafe(statement);
+  };
   return {
     relation,
     nameOf: (index) => index,
-    run: async (statement) => {
-      await db.$executeRawUnsafe(statement);
-    },
+    run,
     facts: async (index) => parseFacts((await db.$queryRawUnsafe<Array<{ facts: string }>>(FACTS(index)))[0]?.facts),
+    buildMemory: async () => {
+      const [row] = await db.$queryRawUnsafe<Array<{ setting: string }>>(MEMORY_SETTING);
+      return { settingKb: Number(row?.setting), raisable: session !== undefined };
+    },
+    build: async (statement, memoryKb) => {
+      if (!session) return run(statement);
+      // A session setting, not SET LOCAL: CREATE INDEX CONCURRENTLY runs outside any transaction.
+      // The connection is handed back as it was (on the embedded engine it is the only one).
+      await session(async (connection) => {
+        const [before] = await connection.query<{ setting: string }>("SELECT current_setting('maintenance_work_mem') AS setting");
+        await connection.exec(`SET maintenance_work_mem = '${Math.ceil(memoryKb)}kB'`);
+        try {
+          await connection.exec(statement);
+        } finally {
+          await connection.query("SELECT set_config('maintenance_work_mem', $1, false)", [before!.setting]);
+        }
+      });
+    },
   };
 }
 
@@ -66,11 +98,15 @@ function shardHome(db: DbTx, shard: { id: string; name: string; host: string; po
       await onWorker(statement);
     },
     facts: async (index) => parseFacts(await onWorker(FACTS(index))),
+    buildMemory: async () => ({ settingKb: Number(await onWorker(MEMORY_SETTING)), raisable: false }),
+    build: async (statement) => {
+      await onWorker(statement);
+    },
   };
 }
 
 /** Where `workspaceId`'s own index on `table` lives (IndexHome). */
-export async function indexHomeOf(db: DbTx, workspaceId: string, table: string): Promise<IndexHome> {
+export async function indexHomeOf(db: DbTx, workspaceId: string, table: string, session?: BuildSession): Promise<IndexHome> {
   const whole = `"${table}"`;
   const [kind] = await db.$queryRaw<Array<{ partitioned: boolean; citus: boolean }>>`
     SELECT relkind = 'p' AS partitioned,
@@ -84,10 +120,10 @@ export async function indexHomeOf(db: DbTx, workspaceId: string, table: string):
       WHERE EXISTS (SELECT 1 FROM pg_dist_partition d WHERE d.logicalrelid = ${whole}::regclass AND d.partmethod = 'h')`;
     if (placed) return shardHome(db, placed);
   }
-  if (!kind?.partitioned) return localHome(db, whole);
+  if (!kind?.partitioned) return localHome(db, whole, session);
   const [holder] = await db.$queryRawUnsafe<Array<{ partition: string }>>(
     `SELECT tableoid::regclass::text AS partition FROM ${whole} WHERE workspace_id = $1 LIMIT 1`,
     workspaceId,
   );
-  return localHome(db, holder?.partition ?? whole);
+  return localHome(db, holder?.partition ?? whole, session);
 }

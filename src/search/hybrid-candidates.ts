@@ -125,7 +125,7 @@ export interface CandidateScores extends SearchCandidate {
 }
 
 /** The collection's figures for the query, from any candidate row (all carry the same), and the vocabulary's alternatives. */
-export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: VocabularyEntry[] = []): LexemeStats {
+export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: VocabularyEntry[] = [], expansions: WordExpansion[] = []): LexemeStats {
   const first = candidates[0];
   const queryLexemes = first?.queryLexemes ?? [];
   const alternatives = alternativesOf(vocabulary, first?.vocabularyApplied ?? [], queryLexemes);
@@ -134,12 +134,18 @@ export function lexemeStatsOf(candidates: CandidateScores[], vocabulary: Vocabul
     const alternative: Alternative = { lexemes: [related], needed: 1, weight: kind === "derived" ? FUSION.derivedWeight : FUSION.expansionWeight };
     alternatives.set(lexeme, [...(alternatives.get(lexeme) ?? []), alternative]);
   }
-  return { documents: Number(first?.documents ?? 0), documentFrequency: first?.documentFrequency ?? {}, queryLexemes, alternatives };
+  return {
+    documents: Number(first?.documents ?? 0),
+    documentFrequency: first?.documentFrequency ?? {},
+    queryLexemes,
+    alternatives,
+    dictionaryWord: expansions.some((expansion) => expansion.related.length > 0),
+  };
 }
 
 /** The candidates of a search ranked by the one scoring, with the query's vocabulary, cut to `limit`. */
 export function rankFound<C extends CandidateScores>(candidates: C[], query: HybridQuery, limit: number): Array<C & { score: number }> {
-  return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary), limit);
+  return rankCandidates(candidates, lexemeStatsOf(candidates, query.vocabulary, query.expansions), limit);
 }
 
 /**

@@ -19,6 +19,13 @@ export const FUSION = {
   /** Below this score a candidate is left out: an unrelated query returns nothing or little. */
   minScore: 0.1,
   /**
+   * The cosine similarity a candidate needs when no word of the query is a word the collection or
+   * the dictionary knows (knowsNoWord): an emoji, `$(python3)`, `{{7*7}}`. Meaning is then the only
+   * evidence, and the encoder places such text 0.35–0.55 from unrelated items, as near as a real
+   * paraphrase; only a candidate whose meaning counts in full stands out from that background.
+   */
+  wordlessSimilarity: 0.75,
+  /**
    * How much a query word counts when a candidate holds, instead of it, the other side of a
    * vocabulary entry ("mean time between failures" for "MTBF"): times that side's best field.
    */
@@ -55,6 +62,8 @@ export interface LexemeStats {
   queryLexemes?: string[];
   /** For a query lexeme, the lexemes of each vocabulary entry that may stand in for it (alternativesOf). */
   alternatives?: Map<string, Alternative[]>;
+  /** Whether WordNet knows a word of the query (relates other words to it), though no document may hold it. */
+  dictionaryWord?: boolean;
 }
 
 /** Rarer words say more about what is wanted (BM25's idf, always positive). */
@@ -96,6 +105,19 @@ export function lexicalScore(candidate: SearchCandidate, stats: LexemeStats): nu
   return Math.min(1, (matched / total) * (known.length / lexemes.length));
 }
 
+/**
+ * Whether no word of the query is known: WordNet knows none of them, and no document holds one of
+ * its lexemes or a vocabulary or WordNet alternative of one (a query of emoji or symbols has no
+ * lexemes at all). A real word the workspace lacks ("attrition") is still a word, and is searched
+ * by its meaning as usual.
+ */
+export function knowsNoWord(stats: LexemeStats): boolean {
+  if (stats.dictionaryWord) return false;
+  const lexemes = stats.queryLexemes ?? Object.keys(stats.documentFrequency);
+  const held = (lexeme: string) => (stats.documentFrequency[lexeme] ?? 0) > 0;
+  return !lexemes.some((lexeme) => held(lexeme) || (stats.alternatives?.get(lexeme) ?? []).some((alternative) => alternative.lexemes.some(held)));
+}
+
 export function semanticScore(similarity: number | null): number {
   if (similarity === null) return 0;
   return Math.min(1, Math.max(0, (similarity - FUSION.similarityZero) / (FUSION.similarityOne - FUSION.similarityZero)));
@@ -111,12 +133,13 @@ export function fusedScore(candidate: SearchCandidate, stats: LexemeStats): numb
  * The candidates at or above the floor, scored and sorted best first, cut to `limit`. Equal scores
  * are common when meaning adds nothing (a one-word query lands below FUSION.similarityZero for
  * every item holding the word): the nearer by raw similarity goes first, then the id, so the order
- * is stable.
+ * is stable. A query of no known word (knowsNoWord) also needs FUSION.wordlessSimilarity.
  */
 export function rankCandidates<C extends SearchCandidate>(candidates: C[], stats: LexemeStats, limit: number): Array<C & { score: number }> {
+  const wordless = knowsNoWord(stats);
   return candidates
     .map((candidate) => ({ ...candidate, score: fusedScore(candidate, stats) }))
-    .filter((candidate) => candidate.score >= FUSION.minScore)
+    .filter((candidate) => candidate.score >= FUSION.minScore && (!wordless || (candidate.similarity ?? 0) >= FUSION.wordlessSimilarity))
     .sort((a, b) => b.score - a.score || (b.similarity ?? -1) - (a.similarity ?? -1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .slice(0, limit);
 }

@@ -1,20 +1,38 @@
 import { cutToModelInput, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
+import { ATTR_ERROR_TYPE, ATTR_SEARCH_OPERATION } from "../telemetry/conventions";
+import { instruments } from "../telemetry/instruments";
+import { errorTypeOf } from "../telemetry/tracing";
 import type { HybridQuery, QueryVector } from "./hybrid-query";
 import { lexicalExpansion } from "./lexical-expansion";
 import { searchedWords } from "./query-text";
 import { vectorText, type WorkspaceVocabulary } from "./workspace-vocabulary";
 
+/** The searches that embed their query, as the log line and the fallback metric name them. */
+export type SearchOperation = "artifacts" | "memories" | "query_intelligence";
+
 /**
  * The query's vector from the provider's query lane, or undefined when the provider cannot
- * answer within its budget: search then degrades to its full-text half instead of failing.
+ * answer within its budget: search then degrades to its full-text half instead of failing, and
+ * says so (a warning, a count, the answer's search mode). The text is partner data: never logged.
  */
-export async function embedQuery(embeddings: EmbeddingsProvider, text: string, logger: Logger): Promise<QueryVector | undefined> {
+export async function embedQuery(
+  embeddings: EmbeddingsProvider,
+  text: string,
+  logger: Logger,
+  search?: { operation: SearchOperation; workspaceId: string },
+): Promise<QueryVector | undefined> {
+  const started = performance.now();
   try {
     return { vector: await measuredEmbedding(embeddings, "query", () => embeddings.embedQuery(text)), model: embeddings.model };
   } catch (error) {
-    logger.warn({ err: error, model: embeddings.model }, "query embedding failed; searching by text only");
+    const waitedMs = Math.round(performance.now() - started);
+    instruments().searchLexicalFallbacks.add(1, { [ATTR_SEARCH_OPERATION]: search?.operation ?? "unknown", [ATTR_ERROR_TYPE]: errorTypeOf(error) });
+    logger.warn(
+      { err: error, model: embeddings.model, operation: search?.operation, workspaceId: search?.workspaceId, waitedMs },
+      "query embedding failed; searching by words only (search mode lexical)",
+    );
     return undefined;
   }
 }
@@ -29,9 +47,11 @@ export async function searchQuery(
   deps: { embeddings: EmbeddingsProvider; logger: Logger; vocabulary: WorkspaceVocabulary },
   workspaceId: string,
   text: string,
+  operation: SearchOperation,
 ): Promise<HybridQuery> {
   const vocabulary = await deps.vocabulary.entries(workspaceId);
-  const vector = embedQuery(deps.embeddings, vectorText(cutToModelInput(text, deps.embeddings.maxInputChars), vocabulary), deps.logger);
+  const vectorInput = vectorText(cutToModelInput(text, deps.embeddings.maxInputChars), vocabulary);
+  const vector = embedQuery(deps.embeddings, vectorInput, deps.logger, { operation, workspaceId });
   const words = searchedWords(text);
   return { text: words, vector, vocabulary, expansions: lexicalExpansion.expandQuery(words) };
 }

@@ -2,7 +2,7 @@
  * The workspace's own vocabulary: acronyms and the names they stand for, and defined terms with
  * the opening words of their definitions, as its definition memories and table annotations spell
  * them ("MTBF means mean time between failures: …", "Net revenue retention (NRR) is …"), never
- * column names (acronyms read from them helped the tuning half only: docs/search.md, "Issue 24:
+ * column names (acronyms read from them helped the tuning half only: docs/search.md, "Filters and expansion:
  * what was tried"). A query that uses one side matches documents that use the other: "MTBF by
  * city" finds an artifact about "mean time between failures", and the other way round.
  * docs/search.md has the rules and the judged-set figures.
@@ -77,7 +77,7 @@ const DEFINITION_WORDS = 8;
 
 /**
  * The rules of the last round, each of which can be switched (`npm run eval -- --variants` measures
- * the service without each; docs/search.md, "Issue 24: what was tried", says which the held-out sets kept).
+ * the service without each; docs/search.md, "Filters and expansion: what was tried", says which the held-out sets kept).
  */
 export const VOCABULARY_RULES = {
   /** The other name of an acronym the query uses added to the text its vector is made from (vectorText). */

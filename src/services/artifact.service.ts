@@ -11,6 +11,7 @@ import type { IdempotencyRepository } from "../repositories/idempotency.reposito
 import type { ArtifactFilters } from "../search/artifact-filters";
 import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
+import { searchModeOf, type Searched } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
 import { requestFingerprint } from "./request-fingerprint";
@@ -71,15 +72,16 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     text: string,
     limit: number,
     filters?: ArtifactFilters,
-  ): Promise<Array<ArtifactSummaryRecord & { score: number }>> {
-    const query = await searchQuery(deps, workspaceId, text);
+  ): Promise<Searched<ArtifactSummaryRecord & { score: number }>> {
+    const query = await searchQuery(deps, workspaceId, text, "artifacts");
     const candidates = await deps.search.candidates(workspaceId, query, filters);
     const ranked = rankFound(candidates, query, limit);
     const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
-    return ranked.flatMap((candidate) => {
+    const hits = ranked.flatMap((candidate) => {
       const record = records.get(candidate.id);
       return record ? [{ ...record, score: candidate.score }] : [];
     });
+    return { hits, searchMode: await searchModeOf(query) };
   }
 
   return {

@@ -5,6 +5,7 @@ import type { DataSourceRepository } from "../repositories/data-source.repositor
 import type { QueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
 import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
+import { searchModeOf } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
 /** The contract's cap on patterns and on learnings in one answer. */
@@ -24,7 +25,7 @@ export function createDataSourceService(deps: {
     async queryIntelligence(workspaceId: string, name: string, question: string) {
       const source = await deps.dataSources.findByName(workspaceId, name);
       if (!source) throw notFound(`No data source named "${name}" in this workspace`);
-      const query = await searchQuery(deps, workspaceId, question);
+      const query = await searchQuery(deps, workspaceId, question, "query_intelligence");
       const [patterns, learnings] = await Promise.all([
         deps.queryIntelligence.searchPatternCandidates(workspaceId, source.id, query),
         deps.queryIntelligence.searchLearningCandidates(workspaceId, source.id, query),
@@ -32,6 +33,7 @@ export function createDataSourceService(deps: {
       return {
         patterns: rankFound(patterns, query, QUERY_INTELLIGENCE_LIMIT),
         errorLearnings: rankFound(learnings, query, QUERY_INTELLIGENCE_LIMIT),
+        searchMode: await searchModeOf(query),
       };
     },
   };

@@ -39,6 +39,7 @@ import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
 import { createVectorIndexRepository } from "../repositories/vector-index.repository";
 import { createVectorIndexMaintenance } from "../indexing/vector-index-maintenance";
+import { ownIndexStates } from "../indexing/own-index-states";
 import { createWorkspacePurgeRepository } from "../repositories/workspace-purge.repository";
 import { createDeletionService } from "./deletion.service";
 import { createExportService, type ExportReaders } from "./export.service";
@@ -62,6 +63,8 @@ export interface ServiceDeps {
   indexer?: Partial<IndexerOptions>;
   /** See Config.apiKeyCacheTtlMs; the default when absent. */
   apiKeyCacheTtlMs?: number;
+  /** See Config.indexBuildMemoryMb; the default when absent. */
+  indexBuildMemoryMb?: number;
 }
 
 // A large import document runs well past Prisma's 5-second default for interactive transactions.
@@ -73,7 +76,7 @@ const PURGE_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 const EXPORT_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 
 /** Wires repositories into services; the one place that knows the whole graph. */
-export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs }: ServiceDeps) {
+export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs, indexBuildMemoryMb }: ServiceDeps) {
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
@@ -81,7 +84,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   // The directive store is its own dependency so that the briefing can survive it failing.
   const directives = createDirectiveRepository(db);
   // One list of the workspaces' own vector indexes for every search, so that one cache serves them.
-  const vectorIndexes = createVectorIndexRepository(db, { engine: database.kind });
+  const vectorIndexes = createVectorIndexRepository(db, { engine: database.kind, buildSession: database.onOneConnection, buildMemoryCapMb: indexBuildMemoryMb });
   const memories = createMemoryRepository(db, vectorIndexes);
   const signer = createDownloadSigner(files.signingSecret);
   const storage = createFileStorage(files.fileStorage, {
@@ -118,6 +121,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     /** Each workspace's vocabulary (cached per process): the evaluation reads it afresh between settings. */
     vocabulary,
     vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, engine: database.kind }),
+    /** How each kind of a workspace's rows is searched: its own vector index, built or not (admin index state). */
+    ownIndexStates: (workspaceId: string) => ownIndexStates(vectorIndexes, workspaceId),
     storage,
     directives,
     workspaces: createWorkspaceService({ workspaces }),

@@ -3,6 +3,7 @@ import type { Logger } from "../lib/logger";
 import type { MemoryCandidate, MemoryRepository } from "../repositories/memory.repository";
 import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
+import { searchModeOf, type Searched } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
 
 /** How many memories one recall returns at most. */
@@ -16,10 +17,10 @@ export function createMemoryService(deps: {
 }) {
   return {
     /** The workspace's active memories relevant to the query, best first. */
-    async recall(workspaceId: string, text: string): Promise<Array<MemoryCandidate & { score: number }>> {
-      const query = await searchQuery(deps, workspaceId, text);
+    async recall(workspaceId: string, text: string): Promise<Searched<MemoryCandidate & { score: number }>> {
+      const query = await searchQuery(deps, workspaceId, text, "memories");
       const candidates = await deps.memories.searchActiveCandidates(workspaceId, query);
-      return rankFound(candidates, query, RECALL_LIMIT);
+      return { hits: rankFound(candidates, query, RECALL_LIMIT), searchMode: await searchModeOf(query) };
     },
   };
 }

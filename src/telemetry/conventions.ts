@@ -38,6 +38,8 @@ export const ATTR_BATCH_ROWS = "wsi.embedding.batch.rows";
 /** Which half of a hybrid search a statement runs: `text` or `vector`. */
 export const ATTR_SEARCH_HALF = "wsi.search.half";
 export const ATTR_SEARCH_CANDIDATES = "wsi.search.candidates";
+/** The search that answered by words alone: artifacts, memories or query_intelligence. */
+export const ATTR_SEARCH_OPERATION = "wsi.search.operation";
 /** The limiter that refused a request: per-key, per-address, sign-in, auth-failures, admin-token-failures, client-registrations. */
 export const ATTR_RATE_LIMITER = "wsi.rate_limit.limiter";
 
@@ -46,6 +48,8 @@ export const METRIC_EMBEDDING_BACKLOG = "wsi.embedding.backlog";
 export const METRIC_EMBEDDING_BACKLOG_AGE = "wsi.embedding.backlog.age";
 export const METRIC_EMBEDDING_FAILED = "wsi.embedding.failed";
 export const METRIC_RATE_LIMIT_REFUSALS = "wsi.rate_limit.refusals";
+export const METRIC_VECTOR_INDEX_BUILD_FAILURES = "wsi.vector_index.build_failures";
+export const METRIC_SEARCH_LEXICAL_FALLBACKS = "wsi.search.lexical_fallbacks";
 
 export const SPAN_EMBEDDING_BATCH = "embedding batch";
 export const SPAN_SEARCH_TEXT = "hybrid search text";

@@ -10,6 +10,8 @@ import {
   METRIC_GEN_AI_CLIENT_OPERATION_DURATION,
   METRIC_MCP_SERVER_OPERATION_DURATION,
   METRIC_RATE_LIMIT_REFUSALS,
+  METRIC_VECTOR_INDEX_BUILD_FAILURES,
+  METRIC_SEARCH_LEXICAL_FALLBACKS,
 } from "./conventions";
 
 // Metrics of our own, through the API alone: with telemetry off the meter is the API's no-op and
@@ -30,6 +32,10 @@ export interface Instruments {
   rateLimitRefusals: Counter;
   /** MCP requests, by method, tool and error type. */
   mcpOperationDuration: Histogram;
+  /** Builds of a workspace's own vector index that failed, by table and error type (`does_not_fit`, `build_failed`). */
+  vectorIndexBuildFailures: Counter;
+  /** Searches that answered by words alone (no query vector in time), by search and error type. */
+  searchLexicalFallbacks: Counter;
 }
 
 let made: Instruments | undefined;
@@ -57,6 +63,16 @@ export function instruments(): Instruments {
       description: "Duration of MCP requests as the server handles them.",
       unit: "s",
       advice: { explicitBucketBoundaries: MCP_DURATION_BUCKETS },
+    }),
+    vectorIndexBuildFailures: meter.createCounter(METRIC_VECTOR_INDEX_BUILD_FAILURES, {
+      description: "Builds of a workspace's own vector index that failed; the workspace is searched exactly meanwhile.",
+      unit: "{build}",
+      valueType: ValueType.INT,
+    }),
+    searchLexicalFallbacks: meter.createCounter(METRIC_SEARCH_LEXICAL_FALLBACKS, {
+      description: "Searches answered by words alone because the query's vector did not come within its budget.",
+      unit: "{search}",
+      valueType: ValueType.INT,
     }),
   };
   return made;

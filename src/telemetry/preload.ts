@@ -1,6 +1,7 @@
 import "dotenv/config";
 import { ConfigError, loadConfig } from "../config";
 import type { ProcessType, StartedTelemetry } from "./sdk";
+import { describeTelemetry } from "./telemetry-summary";
 
 let started: StartedTelemetry | undefined;
 
@@ -29,14 +30,18 @@ export function preload(processType: ProcessType): void {
   const sdk = require("./sdk") as typeof import("./sdk");
   started = sdk.startTelemetry(config.telemetry, {
     processType,
-    // pino is loaded after its instrumentation, on the SDK's first complaint.
-    logWarning: (message) => warningLogger(config.logLevel).warn({ component: "opentelemetry" }, message),
+    // pino is loaded after its instrumentation, here and on the SDK's first complaint.
+    logWarning: (message) => telemetryLogger(config.logLevel).warn({ component: "opentelemetry" }, message),
+    logInfo: (message) => telemetryLogger(config.logLevel).info({ component: "opentelemetry" }, message),
   });
+  // The process's first line says where its telemetry goes (the banner says it again).
+  const state = describeTelemetry(config.telemetry);
+  telemetryLogger(config.logLevel).info({ component: "opentelemetry", telemetry: state }, `telemetry ${state}`);
 }
 
-let logger: { warn(fields: object, message: string): void } | undefined;
+let logger: { warn(fields: object, message: string): void; info(fields: object, message: string): void } | undefined;
 
-function warningLogger(level: string) {
+function telemetryLogger(level: string) {
   logger ??= (require("../lib/logger") as typeof import("../lib/logger")).createLogger(level);
   return logger;
 }

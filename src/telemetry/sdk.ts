@@ -27,10 +27,13 @@ import {
   type SamplingResult,
   type SpanProcessor,
 } from "@opentelemetry/sdk-trace-node";
+import { setGlobalErrorHandler } from "@opentelemetry/core";
 import { PrismaInstrumentation } from "@prisma/instrumentation";
 import type { TelemetrySettings, TracesSamplerName } from "../config";
 import { loggablePath } from "../http/request-context";
 import { INSTRUMENTATION_SCOPE, METRIC_PROCESS_MEMORY_USAGE } from "./conventions";
+import { exportReachability } from "./export-reachability";
+import { otlpEndpoint } from "./telemetry-summary";
 
 /** What the rest of the process needs of a started SDK. */
 export interface StartedTelemetry {
@@ -56,12 +59,21 @@ const UNTRACED_PATHS = new Set(["/livez", "/readyz", "/healthz", "/metrics"]);
  * those modules are first required (src/telemetry/preload.ts is the first import of each entry
  * point): the instrumentations patch them as they load.
  */
-export function startTelemetry(settings: TelemetrySettings, options: { processType: ProcessType; logWarning: (message: string) => void }): StartedTelemetry {
-  // The SDK's own troubles (an unreachable collector, a refused export) as log lines, not silence.
+export function startTelemetry(
+  settings: TelemetrySettings,
+  options: { processType: ProcessType; logWarning: (message: string) => void; logInfo: (message: string) => void },
+): StartedTelemetry {
+  // An unreachable collector is said once per collector, with its address, not once per batch.
+  const reachability = exportReachability({ warn: options.logWarning, info: options.logInfo });
+  const warnUnlessExportFailure = (report: unknown) => {
+    if (!reachability.isExportFailure(report)) options.logWarning(report instanceof Error ? report.message : typeof report === "string" ? report : JSON.stringify(report));
+  };
+  // The SDK's other troubles (a refused setting, a failed collection) as log lines, not silence.
+  setGlobalErrorHandler(warnUnlessExportFailure);
   diag.setLogger(
     {
-      error: (message) => options.logWarning(message),
-      warn: (message) => options.logWarning(message),
+      error: warnUnlessExportFailure,
+      warn: warnUnlessExportFailure,
       info: () => undefined,
       debug: () => undefined,
       verbose: () => undefined,
@@ -80,7 +92,9 @@ export function startTelemetry(settings: TelemetrySettings, options: { processTy
   const spanProcessors: SpanProcessor[] = settings.traces.exporters.map((name) =>
     name === "console"
       ? new BatchSpanProcessor(new ConsoleSpanExporter())
-      : new BatchSpanProcessor(settings.traces.protocol === "http/json" ? new OtlpJsonTraceExporter() : new OtlpProtobufTraceExporter()),
+      : new BatchSpanProcessor(
+          reachability.watch(settings.traces.protocol === "http/json" ? new OtlpJsonTraceExporter() : new OtlpProtobufTraceExporter(), otlpEndpoint("traces")),
+        ),
   );
   const tracerProvider = new NodeTracerProvider({
     resource,
@@ -101,9 +115,10 @@ export function startTelemetry(settings: TelemetrySettings, options: { processTy
     const exporter =
       name === "console"
         ? new ConsoleMetricExporter()
-        : settings.metrics.protocol === "http/json"
-          ? new OtlpJsonMetricExporter()
-          : new OtlpProtobufMetricExporter();
+        : reachability.watch(
+            settings.metrics.protocol === "http/json" ? new OtlpJsonMetricExporter() : new OtlpProtobufMetricExporter(),
+            otlpEndpoint("metrics"),
+          );
     // OTEL_METRIC_EXPORT_INTERVAL as the specification has it (NodeSDK reads it; the reader does not).
     const interval = Number(process.env.OTEL_METRIC_EXPORT_INTERVAL);
     return new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: Number.isInteger(interval) && interval > 0 ? interval : 60_000 });

@@ -79,6 +79,8 @@ async function fill(ws: WorkspaceWithKey, reviewers: Array<{ id: string }>) {
   // Its own vector index on every table, as a workspace past the size for one gets.
   const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
   for (const table of VECTOR_TABLES) await indexes.create(ws.workspaceId, table, { concurrently: false, documents: 1 });
+  // And a rebuild the upkeep could not do.
+  await indexes.refuse(ws.workspaceId, "memories", { vectors: 2, error: "an index of even 1 list needs 10 MB of maintenance_work_mem; a build may use 4 MB" });
 }
 
 beforeAll(async () => {

@@ -32,7 +32,7 @@ afterAll(() => t.close());
 
 describe("a workspace's own vector index on Citus", () => {
   it("is built on the shard that holds the workspace only, not on the distributed table", async () => {
-    expect(await maintain()).toContainEqual({ workspaceId: ws.workspaceId, table: "artifact_embeddings", documents: 5 });
+    expect(await maintain()).toContainEqual(expect.objectContaining({ workspaceId: ws.workspaceId, table: "artifact_embeddings", documents: 5 }));
     const placed = await ownIndexOnWorker(url, ws.workspaceId, "artifact_embeddings");
     expect(placed.index?.name).toBe(`${workspaceIndexName(ws.workspaceId, "artifact_embeddings")}_${placed.shard}`);
     // The coordinator's table has no such index, so Citus made none on the other 31 shards.
@@ -49,7 +49,7 @@ describe("a workspace's own vector index on Citus", () => {
       SELECT success FROM master_run_on_worker(ARRAY[${before.node.host}]::text[], ARRAY[${before.node.port}]::int[],
                                                ARRAY[${`DROP INDEX "${before.index!.name}"`}]::text[], false)`;
     expect((await ownIndexOnWorker(url, ws.workspaceId, "artifact_embeddings")).index).toBeUndefined();
-    expect(await maintain()).toContainEqual({ workspaceId: ws.workspaceId, table: "artifact_embeddings", documents: 5 });
+    expect(await maintain()).toContainEqual(expect.objectContaining({ workspaceId: ws.workspaceId, table: "artifact_embeddings", documents: 5 }));
     expect((await ownIndexOnWorker(url, ws.workspaceId, "artifact_embeddings")).index?.name).toBe(before.index!.name);
     const found = await request(t.app).get("/api/v1/artifacts").query({ query: "enterprise revenue forecast" }).set(ws.auth).expect(200);
     expect(found.body.results).toHaveLength(5);

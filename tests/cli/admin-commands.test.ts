@@ -1,5 +1,5 @@
 import request from "supertest";
-import { COMMANDS, type AdminRequest, presentAnswer, UsageError } from "../../src/cli/admin-commands";
+import { COMMANDS, type AdminRequest, presentAnswer, refusalText, UsageError } from "../../src/cli/admin-commands";
 import { pushArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -84,7 +84,24 @@ describe("npm run admin: what a command prints", () => {
     expect(shown).not.toHaveProperty("cleared");
     expect(shown).not.toHaveProperty("pending");
     expect(shown).toMatchObject({ markedForReembedding: res.body.cleared, embeddedNow: res.body.embedded, finished: true });
-    expect(shown.outcome).toMatch(/made again now; none left to do$/);
+    expect(shown.outcome).toMatch(/^\d+ vectors made again by this command; none left to do$/);
+  });
+
+  it("reindex words its counts as parts of one whole when another indexer made some of the vectors", () => {
+    const cleared = { artifacts: 9, memories: 28, queryPatterns: 9, errorLearnings: 6 };
+    const shown = presentAnswer("reindex", { workspace: "ws_x" }, 200, { cleared, embedded: 31, pending: false }) as { outcome: string };
+    expect(shown.outcome).toBe(
+      "52 vectors to make again: 31 made by this command, the other 21 by the background indexer alongside it or set aside for having no text (see index-status)",
+    );
+  });
+
+  it.each([
+    ["workspace:delete", "the sentence", "Usage: npm run admin -- workspace:delete --workspace ID --yes"],
+    ["data-source:delete", "the sentence", "Usage: npm run admin -- data-source:delete --workspace ID --source NAME"],
+    ["key:create", "the sentence", "Usage: npm run admin -- key:create --workspace ID --name NAME [--scopes a,b]"],
+    ["frobnicate", "the sentence", "Run npm run admin -- --help for the commands."],
+  ])("a refusal of %s prints %s and one line of usage", (command, sentence, usage) => {
+    expect(refusalText(sentence, command)).toBe(`${sentence}\n${usage}`);
   });
 
   it("reindex says the background indexer finishes when the provider failed", () => {

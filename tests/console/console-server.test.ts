@@ -234,6 +234,15 @@ describe("console forms and pages", () => {
     expect(page.text).toMatch(new RegExp(`<a href="/console/artifacts/${id}\\?[^"]*"><span class="muted">\\(no summary\\)</span></a>`));
   });
 
+  it.each([
+    ["zero-width spaces", "\u200B\u200B"],
+    ["blanks and a byte-order mark", "  \uFEFF\t "],
+  ])("shows a draft whose summary is only %s as (no summary)", async (_, summary) => {
+    const id = await pushArtifact(t, home.auth, { summary });
+    const page = await agent.get(`/console?workspace=${home.workspaceId}&status=draft`).expect(200);
+    expect(page.text).toMatch(new RegExp(`<a href="/console/artifacts/${id}\\?[^"]*"><span class="muted">\\(no summary\\)</span></a>`));
+  });
+
   it("creates a key with chosen scopes, shows its secret once, and revokes it", async () => {
     const created = await agent
       .post("/console/keys")

@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { createServer as createNetServer } from "node:net";
 import { runPartnerAgent } from "../../examples/partner-agent/agent";
 import { describeFailure } from "../../examples/partner-agent/connection-error";
-import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
+import { DEMO_DOCUMENT } from "../../src/bootstrap/demo-workspace";
+import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
@@ -104,6 +107,31 @@ describe("the example partner agent against the real app on loopback", () => {
     const pushed = (await fetch(`${baseUrl}/api/v1/artifacts/${draftId}`, { headers: ws.auth }).then((res) => res.json())) as { content: string };
     expect(pushed.content).toContain("SELECT quarter, churn_rate FROM churn_by_quarter");
     expect(pushed.content).toContain("Avoid: Use fiscal_quarter.");
+  });
+
+  it("with only API_KEY against the demo workspace, cites the source that answers the churn question", async () => {
+    const ws = await createWorkspaceWithKey(t.services, { workspaceName: "Demo", keyName: "partner-agent" });
+    const demo = JSON.parse(readFileSync(path.join(__dirname, "../..", DEMO_DOCUMENT), "utf8"));
+    await fetch(`${baseUrl}/admin/v1/workspaces/${ws.workspaceId}/import`, {
+      method: "POST",
+      headers: { ...adminAuth(t.adminToken), "Content-Type": "application/json" },
+      body: JSON.stringify(demo),
+    }).then((res) => expect(res.status).toBe(200));
+    await t.services.indexer.runOnce();
+    const lines: string[] = [];
+    const agent = runPartnerAgent({ baseUrl, apiKey: ws.key, question: QUESTION, pollIntervalMs: 50, timeoutMs: 20_000, log: (line) => lines.push(line) });
+    const draftId = await nextDraftInQueue(ws);
+    await review(draftId, "validate", { by: "ana@acme.example" });
+    await agent;
+
+    const churnSql = (demo.dataSources as Array<{ name: string; queryPatterns: Array<{ question: string; sql: string }> }>)
+      .find((source) => source.name === "warehouse")!
+      .queryPatterns.find((pattern) => pattern.question === "Monthly logo churn by plan")!.sql;
+    const pushed = (await fetch(`${baseUrl}/api/v1/artifacts/${draftId}`, { headers: ws.auth }).then((res) => res.json())) as { dataSources: Array<{ name: string }>; content: string };
+    expect(pushed.dataSources).toEqual([{ type: "database", name: "warehouse" }]);
+    expect(pushed.content).toContain(churnSql);
+    expect(pushed.content).not.toMatch(/weekly active|toStartOfWeek/i);
+    expect(lines).toContain(`data source: warehouse (cited by the validated artifact "Enterprise logo churn fell to 0.8% a month in FY26 Q2")`);
   });
 
   it("pushes with the Idempotency-Key it was given, which the service records against the draft", async () => {

@@ -63,8 +63,9 @@ describe("tools beyond the contract answer exactly what their REST endpoint answ
     expect(briefing).toMatchObject({ workspace: { context: "Fiscal year starts in April." }, directivesAvailable: true });
   });
 
-  it("recall_memories is GET /api/v1/memories", async () => {
-    const recalled = (await answer("recall_memories", { query: "which accounts to leave out of metrics" })) as { hits: Array<{ statement: string }> };
+  it("recall_memories is GET /api/v1/memories, with how it ranked (REST's X-Search-Mode)", async () => {
+    const { searchMode, ...recalled } = (await answer("recall_memories", { query: "which accounts to leave out of metrics" })) as { hits: Array<{ statement: string }>; searchMode: string };
+    expect(searchMode).toBe("hybrid");
     expect(recalled).toEqual(await rest("/api/v1/memories", { query: "which accounts to leave out of metrics" }));
     expect(recalled.hits[0]!.statement).toBe("Exclude test accounts from every metric");
   });
@@ -73,8 +74,9 @@ describe("tools beyond the contract answer exactly what their REST endpoint answ
     expect(await answer("list_data_sources")).toEqual(await rest("/api/v1/data-sources"));
   });
 
-  it("get_query_intelligence is GET /api/v1/data-sources/{name}/query-intelligence", async () => {
-    const found = await answer("get_query_intelligence", { name: "finance lake", question: "ARR per quarter" });
+  it("get_query_intelligence is GET /api/v1/data-sources/{name}/query-intelligence, with how it ranked", async () => {
+    const { searchMode, ...found } = (await answer("get_query_intelligence", { name: "finance lake", question: "ARR per quarter" })) as Record<string, unknown>;
+    expect(searchMode).toBe("hybrid");
     expect(found).toEqual(await rest("/api/v1/data-sources/finance%20lake/query-intelligence", { question: "ARR per quarter" }));
     expect(found).toMatchObject({ patterns: [{ question: "Booked ARR by fiscal quarter" }] });
   });

@@ -1,6 +1,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2, UnauthorizedError as UnauthorizedErrorV2 } from "@modelcontextprotocol/client";
 import { discoverAuthorizationServerMetadata, exchangeAuthorization, refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Browser, BrowserContext } from "playwright-core";
+import { READ_SCOPES, SCOPE_DESCRIPTIONS } from "../../src/auth/scopes";
 import { DEFAULT_RATE_LIMITS } from "../../src/http/rate-limit/rate-limiters";
 import { validatedArtifact } from "../support/artifacts";
 import { listen } from "../support/browser";
@@ -146,6 +147,29 @@ describe("connecting a hosted connector through OAuth", () => {
     const { consentText, callback } = await consentInBrowser(await startConnecting(provider), { decision: "deny" });
     expect(consentText).toContain(name);
     expect(callback.searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("says in plain words what each read scope lets the app read, with the scope's name beside it", async () => {
+    const provider = new InMemoryOAuthProvider(site.redirectUri, { client_name: "Scope reader" });
+    const url = await startConnecting(provider);
+    const context = await browser.newContext({ storageState: signedIn });
+    try {
+      const page = await context.newPage();
+      await page.goto(site.startPage(url.href));
+      await page.click("#connect");
+      await page.waitForSelector("[data-section=consent]");
+      // Each box is named, for the eye and for a screen reader, by its sentence and its scope's name.
+      expect(await page.locator("input[name=scopes]").count()).toBe(READ_SCOPES.length);
+      for (const scope of READ_SCOPES) {
+        const box = page.getByRole("checkbox", { name: `${SCOPE_DESCRIPTIONS[scope]} ${scope}`, exact: true });
+        expect(await box.getAttribute("value", { timeout: 2_000 })).toBe(scope);
+      }
+      // The same sentences as the API's document tells a developer.
+      const published = (await (await fetch(`${server.origin}/api/v1/openapi.json`)).json()) as { components: { securitySchemes: { bearerAuth: { "x-scopes": Record<string, string> } } } };
+      for (const scope of READ_SCOPES) expect(published.components.securitySchemes.bearerAuth["x-scopes"][scope]).toBe(SCOPE_DESCRIPTIONS[scope]);
+    } finally {
+      await context.close();
+    }
   });
 
   it("shows the whole return address, scheme included, when it is not https", async () => {

@@ -98,8 +98,12 @@ describe("the operations list", () => {
     for (const tool of MCP_TOOLS) {
       expect(OPERATIONS).toContain(tool.operation);
       expect({ tool: tool.name, limits: limitsOf(tool.input) }).toEqual({ tool: tool.name, limits: limitsOf(tool.operation.input) });
-      expect(tool.output).toBe(tool.operation.output);
+      // The operation's answer; a search's structured result adds only how it ranked (REST: X-Search-Mode).
+      const added = Object.keys(tool.output.shape).filter((field) => !(field in (tool.operation.output as typeof tool.output).shape));
+      if (added.length === 0) expect(tool.output).toBe(tool.operation.output);
+      else expect(added).toEqual(["searchMode"]);
     }
+    expect(MCP_TOOLS.filter((tool) => "searchMode" in tool.output.shape).map((tool) => tool.name)).toEqual(["search", "recall_memories", "get_query_intelligence"]);
   });
 
   it("gives a tool and the REST route that reads the same input the same limits", () => {

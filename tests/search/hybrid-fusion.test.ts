@@ -1,4 +1,4 @@
-import { FUSION, lexicalScore, rankCandidates, type LexemeStats } from "../../src/search/hybrid-fusion";
+import { FUSION, knowsNoWord, lexicalScore, rankCandidates, type LexemeStats } from "../../src/search/hybrid-fusion";
 import { HELD } from "../../src/search/workspace-vocabulary";
 
 const stats: LexemeStats = { documents: 10, documentFrequency: { churn: 3 }, queryLexemes: ["churn"] };
@@ -16,6 +16,27 @@ describe("the ranking of equal scores", () => {
   it("orders candidates equal in score and similarity by id", () => {
     const ranked = rankCandidates([holdingChurn("b", 0.1), holdingChurn("a", 0.1)], stats, 10);
     expect(ranked.map((candidate) => candidate.id)).toEqual(["a", "b"]);
+  });
+});
+
+describe("the floor of a query of no known word", () => {
+  const near = (id: string, similarity: number) => ({ id, similarity, matchedLexemes: [], matchedWeights: [] });
+  const between = (FUSION.similarityZero + FUSION.wordlessSimilarity) / 2;
+
+  it("needs FUSION.wordlessSimilarity when neither the collection nor the dictionary knows a word of the query", () => {
+    const junk: LexemeStats = { documents: 10, documentFrequency: { python3: 0 }, queryLexemes: ["python3"] };
+    expect(knowsNoWord(junk)).toBe(true);
+    expect(rankCandidates([near("a", between), near("b", FUSION.wordlessSimilarity)], junk, 10).map((candidate) => candidate.id)).toEqual(["b"]);
+  });
+
+  it("counts a query without lexemes (emoji, symbols) as knowing no word", () => {
+    expect(knowsNoWord({ documents: 10, documentFrequency: {}, queryLexemes: [] })).toBe(true);
+  });
+
+  it("keeps the usual floor for a dictionary word the collection lacks, and for a word a document holds", () => {
+    const attrition: LexemeStats = { documents: 10, documentFrequency: { attrit: 0 }, queryLexemes: ["attrit"], dictionaryWord: true };
+    expect(rankCandidates([near("a", between)], attrition, 10).map((candidate) => candidate.id)).toEqual(["a"]);
+    expect(knowsNoWord(stats)).toBe(false);
   });
 });
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { spawnTracked } from "../support/child-processes";
 import { freePort } from "../support/free-port";
 import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
+import { waitFor } from "../support/wait-for";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -74,6 +75,13 @@ describe("telemetry off", () => {
       const res = await fetch(`${server!.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
       expect(res.status).toBe(404);
       expect((await fetch(`${server!.baseUrl}/livez`)).status).toBe(200);
+    });
+
+    it("says that telemetry is off, in the banner and the listening log line", async () => {
+      expect(server!.output()).toContain("\nTelemetry off (TELEMETRY=on exports traces and metrics)\n");
+      // The log is written asynchronously: the banner may come first.
+      const listening = await waitFor(() => server!.output().split("\n").find((line) => line.includes('"msg":"listening"')), { what: "the listening log line" });
+      expect(JSON.parse(listening)).toMatchObject({ telemetry: "off (TELEMETRY=on exports traces and metrics)" });
     });
 
     it("listens on no Prometheus port", async () => {

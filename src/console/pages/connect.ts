@@ -8,8 +8,8 @@ export interface ConsentView {
   /** The redirect URI's host when it is https, the whole URI otherwise. */
   returnAddress: string;
   workspaces: Array<{ id: string; name: string }>;
-  /** The read scopes offered, and whether each is ticked to begin with. */
-  scopes: Array<{ scope: string; checked: boolean }>;
+  /** The read scopes offered, what each lets the app read, and whether each is ticked to begin with. */
+  scopes: Array<{ scope: string; description: string; checked: boolean }>;
   /** Asked for but never granted here (artifacts:write, unknown names). */
   refused: string[];
   error?: string;
@@ -33,8 +33,11 @@ export function consentPage(chrome: PageChrome & { csrfToken: string }, view: Co
   <form method="post" action="/console/connect/${view.uid}" class="stack">
     <input type="hidden" name="_csrf" value="${chrome.csrfToken}">
     <label>Workspace <select name="workspace" required>${view.workspaces.map((w) => html`<option value="${w.id}">${w.name}</option>`)}</select></label>
-    <fieldset><legend>Scopes</legend>
-      ${view.scopes.map(({ scope, checked }) => html`<label class="check"><input type="checkbox" name="scopes" value="${scope}"${checked ? html` checked` : ""}> <code>${scope}</code></label>`)}
+    <fieldset class="scopes"><legend>What the app may read</legend>
+      ${view.scopes.map(
+        ({ scope, description, checked }) =>
+          html`<label class="scope"><input type="checkbox" name="scopes" value="${scope}"${checked ? html` checked` : ""}><span><span data-scope-description>${description}</span> <code class="scope-id">${scope}</code></span></label>`,
+      )}
     </fieldset>
     <div class="actions">
       <button type="submit" name="decision" value="approve" class="primary">Approve</button>

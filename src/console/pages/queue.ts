@@ -1,6 +1,7 @@
 import type { ArtifactStatus } from "../../generated/prisma/client";
 import type { ApiKeyRecord } from "../../services/api-key.service";
 import type { QueueEntry } from "../../services/review.service";
+import { showsNothing } from "../../lib/visible-text";
 import { html } from "../html";
 import { age, confidenceLevel, isoTime, percent } from "./format";
 import { layout, type PageChrome } from "./layout";
@@ -33,9 +34,9 @@ export function queueQuery(view: { workspaceId: string; status: StatusFilter; ke
   return params.toString();
 }
 
-/** A push may carry an empty summary; the row still needs visible text, or its link cannot be clicked. */
+/** A push may carry a summary that shows nothing (empty, blanks, zero-width characters); the row still needs visible text, or its link cannot be clicked. */
 function summaryText(summary: string) {
-  return summary.trim() === "" ? html`<span class="muted">(no summary)</span>` : summary;
+  return showsNothing(summary) ? html`<span class="muted">(no summary)</span>` : summary;
 }
 
 export function statusPill(status: ArtifactStatus) {

@@ -1,4 +1,5 @@
 import { restRoute } from "../../http/rest-route";
+import { searchModeHeaderContract, searchModeHeaders } from "../search-mode-header";
 import { searchArtifacts } from "../../operations/artifacts";
 
 export const searchArtifactsRoute = restRoute(searchArtifacts, {
@@ -23,5 +24,7 @@ export const searchArtifactsRoute = restRoute(searchArtifacts, {
         },
       ],
     },
+    headers: searchModeHeaderContract,
   },
+  responseHeaders: searchModeHeaders,
 });

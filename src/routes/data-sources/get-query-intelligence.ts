@@ -1,4 +1,5 @@
 import { restRoute } from "../../http/rest-route";
+import { searchModeHeaderContract, searchModeHeaders } from "../search-mode-header";
 import { getQueryIntelligence } from "../../operations/data-sources";
 
 export const getQueryIntelligenceRoute = restRoute(getQueryIntelligence, {
@@ -27,5 +28,7 @@ export const getQueryIntelligenceRoute = restRoute(getQueryIntelligence, {
         },
       ],
     },
+    headers: searchModeHeaderContract,
   },
+  responseHeaders: searchModeHeaders,
 });

@@ -1,4 +1,5 @@
 import { restRoute } from "../../http/rest-route";
+import { searchModeHeaderContract, searchModeHeaders } from "../search-mode-header";
 import { recallMemories } from "../../operations/intelligence";
 
 export const recallMemoriesRoute = restRoute(recallMemories, {
@@ -19,5 +20,7 @@ export const recallMemoriesRoute = restRoute(recallMemories, {
         },
       ],
     },
+    headers: searchModeHeaderContract,
   },
+  responseHeaders: searchModeHeaders,
 });

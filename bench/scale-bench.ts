@@ -13,6 +13,7 @@ import { measureColumnRecall, measureRecall, NEAREST_ASKED, sweepProbes, type Re
 import { ms, seconds, table, Targets, thousands } from "./scale/report";
 import { measureConcurrent, measureEndpoint, type Case } from "./scale/search-cases";
 import { seedDatabase, vacuumAnalyze, type CorpusVectors, type SeededWorkspace, type WorkspacePlan } from "./scale/seed";
+import { startWorkerProcess } from "./server-process";
 import { idleWorkerReport, measureIdleWorker } from "./scale/idle-worker";
 import { measureWrites } from "./scale/writes";
 import { measureWordCounts } from "./scale/word-counts";
@@ -109,6 +110,15 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
   closers.push(() => bigApp.close());
   const aloneApp = await startApp(alone.database, embeddings);
   closers.push(() => aloneApp.close());
+  // Searches are measured as in production: the Procfile's worker runs on the big database (its
+  // indexer's claims, the index upkeep, housekeeping); SCALE_WORKER=off leaves it out.
+  let productionWorker = config.worker ? await startWorkerProcess(config.databaseUrl) : undefined;
+  const stopProductionWorker = async () => {
+    await productionWorker?.stop();
+    productionWorker = undefined;
+  };
+  closers.push(stopProductionWorker);
+  if (productionWorker) console.log("The `worker` process runs on the big database while its searches are measured (SCALE_WORKER=off to leave it out).\n");
   const idIn = (workspaces: SeededWorkspace[], plan: WorkspacePlan) => workspaces.find((workspace) => workspace.name === plan.name)!.id;
   const inBig = (plan: WorkspacePlan) => ({ app: bigApp as BenchApp, workspaceId: idIn(big.workspaces, plan), database: "big" as const });
   const baselineCase = (size: number): Case => ({ name: `${thousands(size)} alone (baseline)`, size, app: aloneApp, workspaceId: idIn(alone.workspaces, plans.twin), database: "baseline" });
@@ -187,6 +197,8 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
     });
   }
   if (config.parts.has("idle")) {
+    // The idle figures are the worker's own, measured alone.
+    await stopProductionWorker();
     await phase("idle worker", async () => console.log(`\n${idleWorkerReport(await measureIdleWorker(config.databaseUrl), targets)}\n`));
   }
   console.log(`\n### Phases\n\n${table(["phase", "time"], phases.map(([name, elapsed]) => [name, seconds(elapsed)]))}\n`);

@@ -12,6 +12,7 @@ import { createVectorIndexRepository } from "./repositories/vector-index.reposit
 import { EmbeddingIndexer } from "./indexing/embedding-indexer";
 import { createVectorIndexMaintenance } from "./indexing/vector-index-maintenance";
 import { observeEmbeddingBacklog } from "./telemetry/instruments";
+import { describeTelemetry } from "./telemetry/telemetry-summary";
 
 // The `worker` process type (`node dist/worker.js`): background work of a PostgreSQL deployment,
 // so that web processes only answer requests (INDEXER=worker). Any number may run: the indexer's
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     }),
   ];
   for (const job of jobs) job.start();
-  logger.info({ model: embeddings.model }, "worker started: embedding pending rows, workspaces' own vector indexes, housekeeping");
+  logger.info({ model: embeddings.model, telemetry: describeTelemetry(config.telemetry) }, "worker started: embedding pending rows, workspaces' own vector indexes, housekeeping");
 
   let stopping = false;
   const shutdown = async (signal: string) => {

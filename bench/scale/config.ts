@@ -24,6 +24,8 @@ export interface ScaleConfig {
   imports: number;
   /** Lists read to try on the large workspace's own indexes, besides what the service reads (SCALE_PROBES). */
   probeSweep: number[];
+  /** Whether the Procfile's `worker` runs on the big database while searches are measured (SCALE_WORKER, default on). */
+  worker: boolean;
 }
 
 /** The sizes the issue names, and both sides of the size past which a workspace gets its own index (a seeded artifact has two vectors). */
@@ -69,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ScaleConfig {
     importArtifacts: 1_000,
     imports: count(env, "SCALE_IMPORTS", 5),
     probeSweep,
+    worker: (env.SCALE_WORKER ?? "on") !== "off",
   };
 }
 

@@ -56,7 +56,8 @@ describe("a recall query over the limit", () => {
     );
     const tool = await callTool(mcp, "recall_memories", { query: LONGEST_QUERY });
     expect(tool.isError).toBeFalsy();
-    expect(tool.structuredContent).toEqual(res.body);
+    // REST says how it searched in a header, MCP in the result.
+    expect(tool.structuredContent).toEqual({ ...res.body, searchMode: res.headers["x-search-mode"] });
   });
 });
 

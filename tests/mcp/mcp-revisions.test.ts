@@ -83,6 +83,7 @@ describe.each(CLIENTS)("%s", (_label, connect, revision) => {
       const found = await callTool(client, "search", { query: "order picking got slower in the warehouse" });
       expect(found.structuredContent).toEqual({
         results: [{ id: artifactId, title: "Warehouse pick rates fell after the March layout change", url: `${http.baseUrl}/console/artifacts/${artifactId}` }],
+        searchMode: "hybrid",
       });
       const fetched = await callTool(client, "fetch", { id: artifactId });
       expect(fetched.structuredContent).toMatchObject({ id: artifactId, text: expect.stringContaining("Slower picking delays same-day orders") });

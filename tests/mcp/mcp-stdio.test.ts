@@ -60,6 +60,7 @@ async function searchAndFetch(client: ToolCaller & { listTools(): Promise<{ tool
   const found = await callTool(client, "search", { query: "sales in Asia increased, mostly thanks to Tokyo" });
   expect(found.structuredContent).toEqual({
     results: [{ id: artifactId, title: "APAC revenue grew 12% quarter over quarter, led by Japan", url: `${http.baseUrl}/console/artifacts/${artifactId}` }],
+    searchMode: "hybrid",
   });
   const fetched = await callTool(client, "fetch", { id: artifactId });
   expect(fetched.structuredContent).toMatchObject({ id: artifactId, text: expect.stringContaining("Regional expansion is paying off") });

@@ -3,6 +3,7 @@ import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
+import { waitFor } from "../support/wait-for";
 
 /** Whether a TCP connection to the address and port is accepted. */
 function accepts(address: string, port: number): Promise<boolean> {
@@ -36,12 +37,17 @@ describe("the server process with HOST=127.0.0.1", () => {
 
   it("listens on the loopback interface alone, and says so in its log", async () => {
     const port = Number(new URL(server!.baseUrl).port);
-    const listening = server!
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { msg?: string; address?: string; port?: number })
-      .find((line) => line.msg === "listening");
+    // The log line follows the banner the start waited for.
+    const listening = await waitFor(
+      () =>
+        server!
+          .output()
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { msg?: string; address?: string; port?: number })
+          .find((line) => line.msg === "listening"),
+      { what: `the "listening" log line:\n${server!.output()}` },
+    );
     expect(listening).toMatchObject({ address: "127.0.0.1", port });
     expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
     // Every other interface of this machine, where it has any: nothing listens there.

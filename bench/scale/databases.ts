@@ -92,25 +92,6 @@ function citusRelationSizes(url: string): Promise<string> {
   });
 }
 
-/**
- * What docs/deployment.md asks of an operator: index builds with room to work in memory (new
- * connections take it), on every node of a Citus cluster, where the workers build the shards' indexes.
- */
-export async function allowIndexBuildsMemory(url: string, amount = "1GB"): Promise<void> {
-  const database = decodeURIComponent(new URL(url).pathname.slice(1)) || "postgres";
-  for (const node of (await clusterNodes(url)) ?? [undefined]) {
-    const at = new URL(url);
-    if (node) {
-      at.hostname = node.host;
-      at.port = String(node.port);
-    }
-    // Each node's own setting: Citus would refuse the statement on a worker, or carry it from the coordinator.
-    await withClient(at.toString(), (client) =>
-      client.query(`${node ? "SET citus.enable_ddl_propagation = off; " : ""}ALTER DATABASE "${database}" SET maintenance_work_mem = '${amount}'`),
-    );
-  }
-}
-
 /** Where each workspace's shards live on a Citus cluster ("node: workspaces"), or undefined on one server. */
 export async function shardPlacements(url: string, workspaces: Array<{ id: string; name: string }>): Promise<string | undefined> {
   if (!(await clusterNodes(url))) return undefined;

@@ -133,7 +133,7 @@ async function run(config: ScaleConfig, closers: Array<() => Promise<unknown>>):
         { name: thousands(plans.large.artifacts), size: plans.large.artifacts, ...inBig(plans.large), target: { p50: 1.5, p95: 2 } },
       ];
       console.log(`\n${await measureEndpoint("artifacts", cases, settings, targets)}\n`);
-      console.log(`${await measureConcurrent("artifacts", cases[0]!, cases[cases.length - 1]!, config.connections, config.concurrentMs, targets)}\n`);
+      console.log(`${await measureConcurrent("artifacts", cases[0]!, cases[cases.length - 1]!, { connections: config.connections, durationMs: config.concurrentMs, rounds: config.concurrentRounds }, targets)}\n`);
     });
   }
   for (const endpoint of ["memories", "patterns"] as const) {

@@ -12,6 +12,7 @@ import { DatabaseNotReadyError } from "./db/database-readiness";
 import { DataDirLockedError } from "./db/embedded-database";
 import { openDatabase } from "./db/open-database";
 import { createEmbeddingsProvider } from "./embeddings/create-embeddings";
+import { pendingRowsNotices } from "./indexing/pending-rows-notice";
 import { createHousekeeping } from "./jobs/housekeeping";
 import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
@@ -49,8 +50,12 @@ async function main(): Promise<void> {
   const localAdminToken = config.adminToken === undefined && embedded ? loadOrCreateLocalAdminToken(config.dataDir) : undefined;
   const adminToken = config.adminToken ?? localAdminToken?.token;
 
+  // Other web processes' writes reach this one's indexer as notices (PostgreSQL only).
+  const notices =
+    indexInProcess && config.databaseUrl ? pendingRowsNotices(services.indexer, { connectionString: config.databaseUrl, db: database.prisma, logger }) : undefined;
   if (indexInProcess) {
     services.indexer.start();
+    notices?.start();
     // The backlog is the database's; the processes that index report it.
     observeEmbeddingBacklog(() => services.indexer.backlog());
   }
@@ -106,7 +111,7 @@ async function main(): Promise<void> {
     deadline.unref();
     // Background work stops now, not after the requests: the index batch in flight is abandoned
     // (its rows stay pending) and a housekeeping pass ends after its current statement.
-    const backgroundStopped = Promise.all([services.indexer.stop(), housekeeping.stop(), services.vectorIndexMaintenance.stop()]);
+    const backgroundStopped = Promise.all([services.indexer.stop(), notices?.stop(), housekeeping.stop(), services.vectorIndexMaintenance.stop()]);
     const force = setTimeout(() => server.closeAllConnections(), REQUEST_GRACE_MS);
     force.unref();
     server.close(async () => {

@@ -10,6 +10,7 @@ import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createVectorIndexRepository } from "./repositories/vector-index.repository";
 import { EmbeddingIndexer } from "./indexing/embedding-indexer";
+import { pendingRowsNotices } from "./indexing/pending-rows-notice";
 import { createVectorIndexMaintenance } from "./indexing/vector-index-maintenance";
 import { observeEmbeddingBacklog } from "./telemetry/instruments";
 import { describeTelemetry } from "./telemetry/telemetry-summary";
@@ -19,7 +20,8 @@ import { describeTelemetry } from "./telemetry/telemetry-summary";
 // claims keep them from sharing a row. Each job has start() and stop(); stop() abandons work in flight.
 
 const SHUTDOWN_DEADLINE_MS = 9_500;
-// Web processes cannot wake a worker's indexer, so it looks for new rows more often than a web one.
+// While writers' notices do not arrive (pending-rows-notice.ts), a worker looks for new rows every
+// second: web processes have no other way to wake it.
 const WORKER_POLL_MS = 1_000;
 
 interface BackgroundJob {
@@ -44,6 +46,7 @@ async function main(): Promise<void> {
   observeEmbeddingBacklog(() => indexer.backlog());
   const jobs: BackgroundJob[] = [
     indexer,
+    pendingRowsNotices(indexer, { connectionString: config.databaseUrl, db: database.prisma, logger }),
     createHousekeeping({ db: database.prisma, clock: systemClock, logger }),
     createVectorIndexMaintenance({
       vectorIndexes: createVectorIndexRepository(database.prisma, { buildSession: database.onOneConnection, buildMemoryCapMb: config.indexBuildMemoryMb }),

@@ -19,6 +19,8 @@ export interface ScaleConfig {
   /** Clients and seconds of the concurrent figure. */
   connections: number;
   concurrentMs: number;
+  /** Turns each side takes at the concurrent figure; the median ratio counts. */
+  concurrentRounds: number;
   pushes: number;
   importArtifacts: number;
   imports: number;
@@ -67,6 +69,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ScaleConfig {
     parts: new Set((only.length > 0 ? only : PARTS) as Part[]),
     connections: 8,
     concurrentMs: count(env, "SCALE_CONCURRENT_MS", 10_000),
+    concurrentRounds: count(env, "SCALE_CONCURRENT_ROUNDS", 3),
     pushes: 200,
     importArtifacts: 1_000,
     imports: count(env, "SCALE_IMPORTS", 5),

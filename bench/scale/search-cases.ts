@@ -1,5 +1,5 @@
 import { ANALYST_QUESTIONS } from "./questions";
-import { concurrent, sequential, type BenchApp, type Latencies } from "./measure";
+import { concurrent, percentile, sequential, type BenchApp, type Latencies } from "./measure";
 import { ms, ratio, table, thousands, type Targets } from "./report";
 import { DATA_SOURCE_NAME } from "./seed";
 
@@ -78,22 +78,47 @@ export async function measureEndpoint(endpoint: Endpoint, cases: Case[], setting
   return `### ${ENDPOINT_TITLES[endpoint]}, ${settings.requests} requests a case after ${settings.warmup} warm-up, one connection\n\n${table(headers, rows)}`;
 }
 
-/** Closed-loop load on several connections: the large workspace's throughput against the baseline's. */
-export async function measureConcurrent(endpoint: Endpoint, baseline: Case, large: Case, connections: number, durationMs: number, targets: Targets): Promise<string> {
-  const figures = [];
+/**
+ * Closed-loop load on several connections: the large workspace's throughput against the
+ * baseline's. The two sides take turns, `rounds` times, and the median of the rounds' ratios is
+ * the figure: on a shared 2-core machine one window's rate moves by 10–20% from one window to the
+ * next (the baseline read 73 to 90 searches/s in consecutive 8 s windows), more than the target's
+ * margin.
+ */
+export async function measureConcurrent(
+  endpoint: Endpoint,
+  baseline: Case,
+  large: Case,
+  { connections, durationMs, rounds }: { connections: number; durationMs: number; rounds: number },
+  targets: Targets,
+): Promise<string> {
+  const sides = [];
   for (const each of [baseline, large]) {
     const auth = await each.app.authFor(each.workspaceId);
     await sequential(each.app.base, auth, ENDPOINT_PATHS[endpoint], connections, 0);
-    figures.push(await concurrent(each.app.base, auth, ENDPOINT_PATHS[endpoint], connections, durationMs));
+    sides.push({ each, auth });
   }
-  const [alone, big] = figures as [(typeof figures)[0], (typeof figures)[0]];
-  const share = big.perSecond / alone.perSecond;
-  const rows = [
-    [baseline.name, thousands(baseline.size), "alone", `${alone.perSecond.toFixed(1)}/s`, ms(alone.p50), ms(alone.p95), "1.00×", "baseline", ""],
-    [large.name, thousands(large.size), "big", `${big.perSecond.toFixed(1)}/s`, ms(big.p50), ms(big.p95), ratio(share), "≥ 0.8×", targets.check(`${endpoint} at ${connections} connections`, share >= 0.8)],
-  ];
+  const measured: Array<[Awaited<ReturnType<typeof concurrent>>, Awaited<ReturnType<typeof concurrent>>]> = [];
+  for (let round = 0; round < rounds; round++) {
+    const [alone, big] = [
+      await concurrent(sides[0]!.each.app.base, sides[0]!.auth, ENDPOINT_PATHS[endpoint], connections, durationMs),
+      await concurrent(sides[1]!.each.app.base, sides[1]!.auth, ENDPOINT_PATHS[endpoint], connections, durationMs),
+    ];
+    measured.push([alone, big]);
+  }
+  const shares = measured.map(([alone, big]) => big.perSecond / alone.perSecond);
+  const share = percentile(shares, 0.5);
+  const rows = measured.map(([alone, big], i) => [
+    String(i + 1),
+    `${alone.perSecond.toFixed(1)}/s`, ms(alone.p50), ms(alone.p95),
+    `${big.perSecond.toFixed(1)}/s`, ms(big.p50), ms(big.p95),
+    ratio(shares[i]!),
+  ]);
+  const verdict = targets.check(`${endpoint} at ${connections} connections`, share >= 0.8);
   return (
-    `### ${ENDPOINT_TITLES[endpoint]}, ${connections} connections for ${(durationMs / 1000).toFixed(0)} s\n\n` +
-    table(["workspace", "rows", "database", "requests/s", "p50", "p95", "req/s ÷ baseline", "target", "✔/✘"], rows)
+    `### ${ENDPOINT_TITLES[endpoint]}, ${connections} connections, ${rounds} rounds of ${(durationMs / 1000).toFixed(0)} s a side\n\n` +
+    `${baseline.name} (${thousands(baseline.size)} rows, alone) and ${large.name} (${thousands(large.size)} rows, big database) in turns.\n\n` +
+    table(["round", "alone req/s", "alone p50", "alone p95", "big req/s", "big p50", "big p95", "big ÷ alone"], rows) +
+    `\n\nMedian of the rounds: **${ratio(share)}** the baseline's rate (target ≥ 0.8×) ${verdict}`
   );
 }

@@ -34,12 +34,24 @@ export interface IndexerOptions {
   maxAttempts: number;
   /** Wait between looks for pending rows when none were found (and nobody called wake()). */
   idlePollMs: number;
+  /**
+   * The same while writers' notices arrive (noticesArrive(true), pending-rows-notice.ts): a look
+   * then only finds what no notice announces, rows whose claim ran out (`leaseSeconds`) in an
+   * indexer that crashed.
+   */
+  listeningPollMs: number;
   /** How long writes must pause after a wake() before the loop looks for pending rows… */
   wakeDelayMs: number;
   /** …and how long a steady stream of writes can put it off. */
   maxWakeDelayMs: number;
   /** Whether reindex embeds during the request (false: another process's indexer does it). */
   reindexInline: boolean;
+  /**
+   * Tells the other processes that index that rows are pending (announcePendingRows on
+   * PostgreSQL), once writes pause as for wake(); none on the embedded database, whose one
+   * process indexes.
+   */
+  announce?: () => Promise<void>;
 }
 
 export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
@@ -50,6 +62,7 @@ export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
   leaseSeconds: 120,
   maxAttempts: 3,
   idlePollMs: 5_000,
+  listeningPollMs: 30_000,
   wakeDelayMs: 200,
   maxWakeDelayMs: 2_000,
   reindexInline: true,
@@ -87,6 +100,8 @@ export class EmbeddingIndexer {
   private stopped: Promise<never> = new Promise<never>(() => {});
   private failures = 0;
   private nextQueue = 0;
+  /** Whether writers' notices reach this process now (noticesArrive). */
+  private listening = false;
   /** Running estimate of model time per character, for the time bound of a batch. */
   private msPerChar: number | undefined;
 
@@ -134,7 +149,10 @@ export class EmbeddingIndexer {
   async reindexWorkspace(workspaceId: string): Promise<{ cleared: IndexCounts; embedded: number; pending: boolean }> {
     const cleared = {} as IndexCounts;
     for (const queue of this.queues) cleared[queue.name] = await queue.clear(workspaceId);
-    if (!this.options.reindexInline) return { cleared, embedded: 0, pending: true };
+    if (!this.options.reindexInline) {
+      this.wake();
+      return { cleared, embedded: 0, pending: true };
+    }
     try {
       return { cleared, embedded: await this.runOnce(workspaceId), pending: false };
     } catch (error) {
@@ -197,11 +215,24 @@ export class EmbeddingIndexer {
         return;
       }
       this.wakeTimer = undefined;
-      if (this.wakeUp) this.wakeUp();
-      else this.wokenWhileBusy = true;
+      this.lookNow();
+      this.options.announce?.().catch((error: unknown) => this.logger.warn({ err: error }, "could not announce pending rows; the indexers find them at their next look"));
     };
     this.wakeTimer = setTimeout(fire, this.options.wakeDelayMs);
     this.wakeTimer.unref();
+  }
+
+  /** Looks for pending rows now (a notice of another process's writes): no wake delay, nothing announced. */
+  lookNow(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.wokenWhileBusy = true;
+  }
+
+  /** Whether writers' notices reach this process: while they do, it looks every `listeningPollMs` only. */
+  noticesArrive(listening: boolean): void {
+    this.listening = listening;
+    // The wait in progress was chosen for the other case.
+    this.lookNow();
   }
 
   /** True while the background loop sits between passes, waiting for a wake or its next poll. */
@@ -222,7 +253,7 @@ export class EmbeddingIndexer {
 
   private async run(): Promise<void> {
     while (this.running) {
-      let delay = this.options.idlePollMs;
+      let delay = this.listening ? this.options.listeningPollMs : this.options.idlePollMs;
       try {
         const embedded = await this.drain({ background: true });
         if (embedded > 0) this.logger.debug({ embedded, model: this.embeddings.model }, "embedded pending rows");

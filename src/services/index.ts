@@ -34,6 +34,7 @@ import { createConnectedAppService } from "./connected-app.service";
 import { createOAuthStoreService } from "./oauth-store.service";
 import { createConnectedAppRepository } from "../repositories/connected-app.repository";
 import { createOAuthRecordRepository } from "../repositories/oauth-record.repository";
+import { announcePendingRows } from "../indexing/pending-rows-notice";
 import { EmbeddingIndexer, type IndexerOptions } from "../indexing/embedding-indexer";
 import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
@@ -94,9 +95,10 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     publicBaseUrl: files.publicBaseUrl,
   });
   // The embedded engine is one connection: vectors are stored a few rows a statement, so that a
-  // request waits for at most one small UPDATE.
+  // request waits for at most one small UPDATE. On PostgreSQL other processes may index (workers,
+  // other web processes): writes are announced to them.
   const indexer = new EmbeddingIndexer(db, embeddings, logger, {
-    ...(database.kind === "embedded" ? { storeRows: 4 } : {}),
+    ...(database.kind === "embedded" ? { storeRows: 4 } : { announce: () => announcePendingRows(db) }),
     ...indexerOptions,
   });
   const dataSourceRepository = createDataSourceRepository(db);

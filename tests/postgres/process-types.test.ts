@@ -95,6 +95,8 @@ describe("process types on PostgreSQL with INDEXER=worker and the local model", 
     await waitFor(async () => (await pending()) === 0, { what: `the worker to embed the imported rows:\n${worker.output()}`, ceilingMs: 150_000, everyMs: 250 });
     expect(indexThreadsOf(worker.child.pid!)).toBe(1);
     expect(indexThreadsOf(web.child.pid!)).toBe(0);
+    // The worker learns of the web process's writes from its notices (pending-rows-notice.ts).
+    await waitFor(() => worker.output().includes("listening for new rows: writers' notices wake the indexer"), { what: `the worker to listen:\n${worker.output()}` });
     // Both processes say whether telemetry is on, the worker in its start line.
     expect(worker.output()).toMatch(/"telemetry":"off[^"]*".*"msg":"worker started/);
 

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     server.once("error", reject);
   });
   const { address, port } = server.address() as AddressInfo;
-  if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port });
+  if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port, address });
   const telemetryState = describeTelemetry(config.telemetry);
   logger.info({ address, port, database: database.kind, telemetry: telemetryState }, "listening");
   console.log(

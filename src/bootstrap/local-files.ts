@@ -29,6 +29,8 @@ export function readLocalAdminToken(dataDir: string): string | undefined {
 export interface RunningServer {
   pid: number;
   port: number;
+  /** The address it listens on (HOST); absent in files written before it was kept. */
+  address?: string;
 }
 
 /** Where the running server listens, so `npm run admin` can reach it instead of opening the data dir. */

@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import type { AddressInfo } from "node:net";
+import { isIPv6, type AddressInfo } from "node:net";
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Server } from "node:http";
@@ -22,6 +22,12 @@ export interface AdminConnection {
   close(): Promise<void>;
 }
 
+/** Where to reach a server that listens on `address`: itself, or loopback when it listens on every interface. */
+function reachableAddress(address: string | undefined): string {
+  if (address === undefined || address === "0.0.0.0" || address === "::") return "127.0.0.1";
+  return isIPv6(address) ? `[${address}]` : address;
+}
+
 /**
  * Reaches the admin API: the running local server's when it owns the data dir (two processes must
  * not open one embedded database), otherwise an in-process server on a loopback port over the
@@ -36,7 +42,7 @@ export async function connectAdmin(config: Config): Promise<AdminConnection> {
         `The embedded database in ${config.dataDir} is owned by another process that is not a server this command can reach.`,
       );
     }
-    return { baseUrl: `http://127.0.0.1:${running.port}`, token, via: `server on port ${running.port}`, close: async () => {} };
+    return { baseUrl: `http://${reachableAddress(running.address)}:${running.port}`, token, via: `server on port ${running.port}`, close: async () => {} };
   }
   const database = await openDatabase(config);
   const logger = createLogger("silent");

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
+import { exitOf, runAdminCli, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
 import { waitFor } from "../support/wait-for";
 
 /** Whether a TCP connection to the address and port is accepted. */
@@ -57,4 +57,32 @@ describe("the server process with HOST=127.0.0.1", () => {
       .map((entry) => entry!.address);
     for (const address of elsewhere) expect(await accepts(address, port)).toBe(false);
   });
+});
+
+describe("the server process with HOST at one other address (127.0.0.2, a loopback address of its own on Linux)", () => {
+  let dataDir: string;
+  let server: Started | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-host-"));
+    server = await startServer(dataDir, { HOST: "127.0.0.2", DYNO: "" });
+  }, SERVER_TEST_TIMEOUT_MS);
+
+  afterAll(async () => {
+    if (server && server.child.exitCode === null) {
+      const exited = exitOf(server.child);
+      server.child.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("is reached by npm run admin at the address it listens on", async () => {
+    const port = Number(new URL(server!.baseUrl).port);
+    expect(await accepts("127.0.0.1", port)).toBe(false);
+    const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Via 127.0.0.2"]);
+    expect(result).toMatchObject({ code: 0 });
+    expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via 127.0.0.2", id: expect.stringMatching(/^ws_/) });
+    expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
+  }, SERVER_TEST_TIMEOUT_MS);
 });

@@ -17,15 +17,14 @@ function accepts(address: string, port: number): Promise<boolean> {
   });
 }
 
-describe("the server process with HOST=127.0.0.1", () => {
+/** A real server on the embedded database, listening at `host`, for the tests of one describe block. */
+function serverAt(host: string): { dataDir: () => string; started: () => Started } {
   let dataDir: string;
   let server: Started | undefined;
-
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-host-"));
-    server = await startServer(dataDir, { HOST: "127.0.0.1", DYNO: "" });
+    server = await startServer(dataDir, { HOST: host, DYNO: "" });
   }, SERVER_TEST_TIMEOUT_MS);
-
   afterAll(async () => {
     if (server && server.child.exitCode === null) {
       const exited = exitOf(server.child);
@@ -34,19 +33,24 @@ describe("the server process with HOST=127.0.0.1", () => {
     }
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return { dataDir: () => dataDir, started: () => server! };
+}
+
+describe("the server process with HOST=127.0.0.1", () => {
+  const { started } = serverAt("127.0.0.1");
 
   it("listens on the loopback interface alone, and says so in its log", async () => {
-    const port = Number(new URL(server!.baseUrl).port);
+    const port = Number(new URL(started().baseUrl).port);
     // The log line follows the banner the start waited for.
     const listening = await waitFor(
       () =>
-        server!
+        started()
           .output()
           .split("\n")
           .filter((line) => line.startsWith("{"))
           .map((line) => JSON.parse(line) as { msg?: string; address?: string; port?: number })
           .find((line) => line.msg === "listening"),
-      { what: `the "listening" log line:\n${server!.output()}` },
+      { what: `the "listening" log line:\n${started().output()}` },
     );
     expect(listening).toMatchObject({ address: "127.0.0.1", port });
     expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
@@ -60,29 +64,14 @@ describe("the server process with HOST=127.0.0.1", () => {
 });
 
 describe("the server process with HOST at one other address (127.0.0.2, a loopback address of its own on Linux)", () => {
-  let dataDir: string;
-  let server: Started | undefined;
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(path.join(os.tmpdir(), "wsi-host-"));
-    server = await startServer(dataDir, { HOST: "127.0.0.2", DYNO: "" });
-  }, SERVER_TEST_TIMEOUT_MS);
-
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      const exited = exitOf(server.child);
-      server.child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const { dataDir, started } = serverAt("127.0.0.2");
 
   it("is reached by npm run admin at the address it listens on", async () => {
-    const port = Number(new URL(server!.baseUrl).port);
+    const port = Number(new URL(started().baseUrl).port);
     expect(await accepts("127.0.0.1", port)).toBe(false);
-    const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Via 127.0.0.2"]);
+    const result = await runAdminCli(dataDir(), ["workspace:create", "--name", "Via 127.0.0.2"]);
     expect(result).toMatchObject({ code: 0 });
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via 127.0.0.2", id: expect.stringMatching(/^ws_/) });
-    expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
+    expect(started().output()).toContain('"path":"/admin/v1/workspaces"');
   }, SERVER_TEST_TIMEOUT_MS);
 });

@@ -93,8 +93,11 @@ export function listenForPendingRows({
   async function connect(): Promise<void> {
     if (stopped) return;
     const next = new Client({ connectionString });
-    // A dropped connection emits the error once; unheard, it would end the process.
-    next.on("error", (error) => lost(error));
+    // A dropped connection emits the error once; unheard, it would end the process. A connection
+    // already let go (a probe that never came back) is no longer this listener's to report.
+    next.on("error", (error) => {
+      if (client === next) lost(error);
+    });
     next.on("end", () => {
       if (client === next) lost(new Error("connection ended"));
     });
@@ -114,7 +117,15 @@ export function listenForPendingRows({
       scheduleReconnect();
       return;
     }
-    if (await probeArrives()) {
+    const arrived = await probeArrives();
+    if (client !== next) return;
+    if (stopped) {
+      // stop() ran while this connection was being made: it is this function's to close.
+      client = undefined;
+      await next.end().catch(() => undefined);
+      return;
+    }
+    if (arrived) {
       reconnectMs = RECONNECT_MS.first;
       setListening(true);
       logger.info({ channel: PENDING_ROWS_CHANNEL }, "listening for new rows: writers' notices wake the indexer");
@@ -122,7 +133,6 @@ export function listenForPendingRows({
       onNotice();
       return;
     }
-    if (stopped || client !== next) return;
     // A transaction-mode pooler hands the LISTEN's session to others: no notice would ever arrive.
     logger.warn(
       { channel: PENDING_ROWS_CHANNEL, waitedMs: probeWaitMs },

@@ -66,7 +66,7 @@ describe("the server process's logs and crash recovery", () => {
   it("starts again at once after kill -9 and keeps every acknowledged push", async () => {
     const pushed: string[] = [];
     for (let i = 0; i < 5; i++) pushed.push(await push(`acknowledged ${i}`));
-    // The server's own process (tsx runs it as a child of the spawned launcher), as a crash would end it.
+    // The server's own process, by the pid it recorded, as a crash would end it.
     const exited = exitOf(server.child);
     process.kill(readRunningServer(dataDir)!.pid, "SIGKILL");
     await exited;

@@ -4,7 +4,10 @@ import { spawnTracked } from "./child-processes";
 
 // The real entry point in its own process: what `npm run dev` and a dyno run.
 const ROOT = path.resolve(__dirname, "../..");
-const TSX = path.join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
+// tsx as a loader, not its CLI: the CLI runs the script in a child of its own, and when that child
+// does not confirm a relayed SIGTERM within about 60 ms (a busy machine, an import being embedded)
+// it kills the child with SIGKILL and exits with 143, which no graceful stop can pass.
+const FROM_SOURCE = ["--import", "tsx"];
 
 /**
  * How long a server may take to say it is listening. It waits for that line, never for a fixed
@@ -22,7 +25,7 @@ export interface Started {
 }
 
 export function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Started> {
-  const child = spawnTracked(process.execPath, [TSX, "src/server.ts"], {
+  const child = spawnTracked(process.execPath, [...FROM_SOURCE, "src/server.ts"], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, PORT: "0", ADMIN_TOKEN: "", DATABASE_URL: "", ...extraEnv },
     stdio: ["ignore", "pipe", "pipe"],
@@ -52,7 +55,7 @@ export function startServer(dataDir: string, extraEnv: Record<string, string> = 
 }
 
 export function runAdminCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawnTracked(process.execPath, [TSX, "src/cli/admin.ts", ...args], {
+  const child = spawnTracked(process.execPath, [...FROM_SOURCE, "src/cli/admin.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, NODE_OPTIONS: "", DATA_DIR: dataDir, ADMIN_TOKEN: "", DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

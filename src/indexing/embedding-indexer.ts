@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "../db/database";
 import { cutToModelInput, InputRejectedError, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { measuredEmbedding } from "../embeddings/measured-call";
@@ -48,10 +49,10 @@ export interface IndexerOptions {
   reindexInline: boolean;
   /**
    * Tells the other processes that index that rows are pending (announcePendingRows on
-   * PostgreSQL), once writes pause as for wake(); none on the embedded database, whose one
-   * process indexes.
+   * PostgreSQL), once writes pause as for wake(), naming this indexer (`from`: its `id`); none on
+   * the embedded database, whose one process indexes.
    */
-  announce?: () => Promise<void>;
+  announce?: (from: string) => Promise<void>;
 }
 
 export const DEFAULT_INDEXER_OPTIONS: IndexerOptions = {
@@ -86,6 +87,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * finds the pending rows meanwhile.
  */
 export class EmbeddingIndexer {
+  /** Names this indexer's own notices of pending rows: woken by the write already, it ignores them. */
+  readonly id = randomUUID();
   private readonly options: IndexerOptions;
   private readonly queues: EmbeddingQueue[];
   private running = false;
@@ -216,7 +219,7 @@ export class EmbeddingIndexer {
       }
       this.wakeTimer = undefined;
       this.lookNow();
-      this.options.announce?.().catch((error: unknown) => this.logger.warn({ err: error }, "could not announce pending rows; the indexers find them at their next look"));
+      this.options.announce?.(this.id).catch((error: unknown) => this.logger.warn({ err: error }, "could not announce pending rows; the indexers find them at their next look"));
     };
     this.wakeTimer = setTimeout(fire, this.options.wakeDelayMs);
     this.wakeTimer.unref();

@@ -20,8 +20,11 @@ export const PENDING_ROWS_CHANNEL = "wsi_pending_rows";
 export const PROBE_WAIT_MS = 5_000;
 const RECONNECT_MS = { first: 1_000, most: 30_000 };
 
-/** Tells every process listening that rows are pending (after the transaction that wrote them). */
-export async function announcePendingRows(db: DbTx, payload = ""): Promise<void> {
+/**
+ * Tells every process listening that rows are pending (after the transaction that wrote them);
+ * `payload` names the sender (an indexer's id, or a listener's probe).
+ */
+export async function announcePendingRows(db: DbTx, payload: string): Promise<void> {
   // pg_notify returns void, a type a raw query cannot read back: executed, not queried.
   await db.$executeRaw`SELECT pg_notify(${PENDING_ROWS_CHANNEL}, ${payload})`;
 }
@@ -30,6 +33,8 @@ export interface PendingRowsListenerOptions {
   connectionString: string;
   /** A notice arrived (or the listener reconnected, and may have missed some): look for pending rows now. */
   onNotice: () => void;
+  /** The payload of this process's own notices, whose writes already woke its indexer: ignored. */
+  own?: string;
   /** Whether notices arrive now: the indexer looks seldom while they do, every second while they do not. */
   onListening: (listening: boolean) => void;
   /** Sends a notice as writers do (announcePendingRows through the process's pool): the probe's path. */
@@ -50,6 +55,7 @@ export function listenForPendingRows({
   connectionString,
   onNotice,
   onListening,
+  own,
   announce,
   logger,
   probeWaitMs = PROBE_WAIT_MS,
@@ -81,7 +87,6 @@ export function listenForPendingRows({
     if (stopped) return;
     const wasListening = listening;
     setListening(false);
-    client?.removeAllListeners("notification");
     void client?.end().catch(() => undefined);
     client = undefined;
     if (wasListening) logger.warn({ err: error }, "lost the connection that listens for new rows; looking for them every second until it is back");
@@ -104,7 +109,7 @@ export function listenForPendingRows({
     next.on("notification", (message) => {
       if (message.channel !== PENDING_ROWS_CHANNEL) return;
       if (probe && message.payload === probe.payload) probe.arrived();
-      else onNotice();
+      else if (own === undefined || message.payload !== own) onNotice();
     });
     try {
       await next.connect();
@@ -176,7 +181,7 @@ export function listenForPendingRows({
 
 /** The background job that keeps an indexer told of writers' notices (PostgreSQL only). */
 export function pendingRowsNotices(
-  indexer: { lookNow(): void; noticesArrive(listening: boolean): void },
+  indexer: { readonly id: string; lookNow(): void; noticesArrive(listening: boolean): void },
   { connectionString, db, logger }: { connectionString: string; db: DbTx; logger: Logger },
 ): { start(): void; stop(): Promise<void> } {
   let listener: PendingRowsListener | undefined;
@@ -185,6 +190,7 @@ export function pendingRowsNotices(
       listener ??= listenForPendingRows({
         connectionString,
         onNotice: () => indexer.lookNow(),
+        own: indexer.id,
         onListening: (listening) => indexer.noticesArrive(listening),
         announce: (payload) => announcePendingRows(db, payload),
         logger,

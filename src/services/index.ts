@@ -98,7 +98,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   // request waits for at most one small UPDATE. On PostgreSQL other processes may index (workers,
   // other web processes): writes are announced to them.
   const indexer = new EmbeddingIndexer(db, embeddings, logger, {
-    ...(database.kind === "embedded" ? { storeRows: 4 } : { announce: () => announcePendingRows(db) }),
+    ...(database.kind === "embedded" ? { storeRows: 4 } : { announce: (from: string) => announcePendingRows(db, from) }),
     ...indexerOptions,
   });
   const dataSourceRepository = createDataSourceRepository(db);

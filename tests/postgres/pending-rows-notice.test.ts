@@ -31,13 +31,14 @@ afterAll(async () => {
   await created?.drop();
 });
 
-function listen(options: { announce?: (payload: string) => Promise<void>; probeWaitMs?: number } = {}) {
+function listen(options: { announce?: (payload: string) => Promise<void>; probeWaitMs?: number; own?: string } = {}) {
   const seen = { notices: 0, listening: [] as boolean[] };
   const { logger, lines } = capturingLogger();
   const listener = listenForPendingRows({
     connectionString: created.url,
     onNotice: () => (seen.notices += 1),
     onListening: (listening) => seen.listening.push(listening),
+    own: options.own,
     announce: options.announce ?? ((payload) => announcePendingRows(database.prisma, payload)),
     logger,
     probeWaitMs: options.probeWaitMs,
@@ -66,6 +67,23 @@ describe("notices of pending rows", () => {
       await writer.end();
     }
     await waitFor(() => seen.notices > before, { what: "the notice to arrive" });
+  });
+
+  it("passes over its own process's notices, whose writes woke its indexer already", async () => {
+    const { seen } = listen({ own: "indexer-a" });
+    await waitFor(() => seen.listening.at(-1) === true, { what: "the listener to receive its probe" });
+    const before = seen.notices;
+    // Notices of one session arrive in the order sent: once the other's has, its own was passed over.
+    const writer = new Client({ connectionString: created.url });
+    await writer.connect();
+    try {
+      await writer.query(`SELECT pg_notify($1, 'indexer-a')`, [PENDING_ROWS_CHANNEL]);
+      await writer.query(`SELECT pg_notify($1, 'indexer-b')`, [PENDING_ROWS_CHANNEL]);
+    } finally {
+      await writer.end();
+    }
+    await waitFor(() => seen.notices > before, { what: "the other indexer's notice to arrive" });
+    expect(seen.notices).toBe(before + 1);
   });
 
   it("says notices do not arrive when its probe never comes back, and reports no listening", async () => {

@@ -56,13 +56,17 @@ function processCpuSeconds(pid: number): number | undefined {
 
 /** A client on the bench's database at each node of the server: the one PostgreSQL, or every node of a Citus cluster. */
 async function connectEveryNode(databaseUrl: string): Promise<Client[]> {
-  const nodes = (await clusterNodes(databaseUrl)) ?? [{ host: new URL(databaseUrl).hostname, port: Number(new URL(databaseUrl).port || 5432) }];
-  const clients = [];
-  for (const node of nodes) {
+  const urls = ((await clusterNodes(databaseUrl)) ?? [undefined]).map((node) => {
     const url = new URL(databaseUrl);
-    url.hostname = node.host;
-    url.port = String(node.port);
-    const client = new Client({ connectionString: url.toString() });
+    if (node) {
+      url.hostname = node.host;
+      url.port = String(node.port);
+    }
+    return url.toString();
+  });
+  const clients = [];
+  for (const url of urls) {
+    const client = new Client({ connectionString: url });
     await client.connect();
     clients.push(client);
   }
@@ -220,7 +224,6 @@ export function idleWorkerReport(figures: IdleWorkerFigures, targets: Targets): 
       : citus
         ? undefined
         : idle.sessionsCpuPerSecond;
-  const sequential = Math.max(0, idle.sequentialRowsPerSecond - floor.sequentialRowsPerSecond);
   const rows = [
     [
       citus ? "CPU-s/s of every node's server processes, less the floor" : "CPU-s/s of its database sessions",
@@ -228,11 +231,13 @@ export function idleWorkerReport(figures: IdleWorkerFigures, targets: Targets): 
       `≤ ${TARGET_CPU_PER_SECOND}`,
       attributed === undefined ? "" : targets.check("idle worker CPU", attributed <= TARGET_CPU_PER_SECOND),
     ],
+    // All of the window's reads count, the worker's or not: a floor that read more (statistics of
+    // the searches before it, flushed late) must not hide the worker's.
     [
-      "rows read sequentially / s, less the floor",
-      thousands(Math.round(sequential)),
+      "rows read sequentially / s (every session)",
+      thousands(Math.round(idle.sequentialRowsPerSecond)),
       `≤ ${thousands(TARGET_ROWS_PER_SECOND)}`,
-      targets.check("idle worker sequential reads", sequential <= TARGET_ROWS_PER_SECOND),
+      targets.check("idle worker sequential reads", idle.sequentialRowsPerSecond <= TARGET_ROWS_PER_SECOND),
     ],
     ["rows fetched through indexes / s", thousands(Math.round(idle.indexRowsPerSecond)), "", ""],
     ["CPU-s/s of the worker's own Node process", idle.processCpuPerSecond.toFixed(4), "", ""],

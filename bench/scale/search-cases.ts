@@ -92,20 +92,15 @@ export async function measureConcurrent(
   { connections, durationMs, rounds }: { connections: number; durationMs: number; rounds: number },
   targets: Targets,
 ): Promise<string> {
-  const sides = [];
+  const sides: Array<{ base: string; auth: Record<string, string> }> = [];
   for (const each of [baseline, large]) {
     const auth = await each.app.authFor(each.workspaceId);
     await sequential(each.app.base, auth, ENDPOINT_PATHS[endpoint], connections, 0);
-    sides.push({ each, auth });
+    sides.push({ base: each.app.base, auth });
   }
-  const measured: Array<[Awaited<ReturnType<typeof concurrent>>, Awaited<ReturnType<typeof concurrent>>]> = [];
-  for (let round = 0; round < rounds; round++) {
-    const [alone, big] = [
-      await concurrent(sides[0]!.each.app.base, sides[0]!.auth, ENDPOINT_PATHS[endpoint], connections, durationMs),
-      await concurrent(sides[1]!.each.app.base, sides[1]!.auth, ENDPOINT_PATHS[endpoint], connections, durationMs),
-    ];
-    measured.push([alone, big]);
-  }
+  const load = (side: (typeof sides)[number]) => concurrent(side.base, side.auth, ENDPOINT_PATHS[endpoint], connections, durationMs);
+  const measured = [];
+  for (let round = 0; round < rounds; round++) measured.push([await load(sides[0]!), await load(sides[1]!)] as const);
   const shares = measured.map(([alone, big]) => big.perSecond / alone.perSecond);
   const share = percentile(shares, 0.5);
   const rows = measured.map(([alone, big], i) => [

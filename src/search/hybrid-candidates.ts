@@ -192,6 +192,22 @@ const FIGURES = Prisma.sql`,
       search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied", search_query.expanded AS "lexicalExpansions"`;
 
 /**
+ * The condition of one word's full-text hit (the lateral's `q.lexeme`) on alias `t`: the
+ * collection's keys hold it, read through their index (search_keys). The workspace is named for
+ * Citus, which routes the statement to the workspace's node only when every reference to a
+ * distributed table names it; named with the "C" collation, whose equality is the same for these
+ * ids, so that no index on workspace_id (of the default collation) can serve it: with the workspace
+ * indexable, a planner without statistics walked the workspace's rows by its btree and computed
+ * every row's keys (363 ms instead of 27 for the text half at 1,000 realistic artifacts, embedded;
+ * tests/search/search-statement-reads.test.ts). Citus still prunes by it (tests/citus/router-plans).
+ */
+function wordHit(source: HybridSearchSource): Prisma.Sql {
+  const { workspaceId, keyOwner, keyOwnerId } = source.collection;
+  return Prisma.sql`${KEYS_INDEXED[source.table]} AND t.workspace_id = ${workspaceId} COLLATE "C"
+          AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]`;
+}
+
+/**
  * One word's full-text hits that match a caller's filter, read from the collection's keys as the
  * unfiltered hits are, the filter holding on each hit as it is read (LIMIT counts matching hits).
  * Fenced (OFFSET 0), so that the keys' index stays the one read: the filter's columns have indexes
@@ -199,10 +215,9 @@ const FIGURES = Prisma.sql`,
  */
 function filteredKeyHits(source: HybridSearchSource, filter: Prisma.Sql, tsQuery: Prisma.Sql): Prisma.Sql {
   const table = Prisma.raw(`"${source.table}"`);
-  const { keyOwner, keyOwnerId } = source.collection;
   return Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM (
           SELECT t.* FROM ${table} t
-          WHERE ${KEYS_INDEXED[source.table]} AND t.workspace_id = ${source.collection.workspaceId} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]
+          WHERE ${wordHit(source)}
           OFFSET 0) AS t
         WHERE ${filter}`;
 }
@@ -247,16 +262,13 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
   let similarity = Prisma.sql`NULL::float8`;
   let figures = Prisma.empty;
   if (half.kind === "text") {
-    const { keyOwner, keyOwnerId } = source.collection;
     // The collection's figures are kept as rows change (collectionFigures). The full-text hits
     // are read rarest word first, each word's postings up to what TEXT_HITS_READ leaves (quota),
     // and only then ranked: with any-word matching, a common word of a large workspace otherwise
     // had every holder ranked.
-    // Through the collection's own keys (search_keys), never another workspace's postings; the
-    // hits name no other condition an index could serve, since the planner otherwise walked a
-    // small workspace's rows by its btree and computed every row's keys (28–59 ms instead of 6–11
-    // at 1,000 artifacts among 225,000). The keys hold the owner: the hits are the collection's
-    // rows, and the final select applies `where` again. With a filter, each word's quota counts
+    // Through the collection's own keys (wordHit), never another workspace's postings. The keys
+    // hold the owner: the hits are the collection's rows, and the final select applies `where`
+    // again. With a filter, each word's quota counts
     // matching hits (filteredKeyHits); the quotas are still the collection's.
     candidates = Prisma.sql`${collectionFigures(source)},
     quotas AS (
@@ -267,7 +279,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     hits AS MATERIALIZED (
       SELECT hit.id, max(hit.rank) AS rank FROM quotas q CROSS JOIN search_query CROSS JOIN LATERAL (
         ${source.filter ? filteredKeyHits(source, source.filter, tsQuery) : Prisma.sql`SELECT t.id, ts_rank(t.search_document, ${tsQuery}) AS rank FROM ${table} t
-        WHERE ${KEYS_INDEXED[source.table]} AND t.workspace_id = ${source.collection.workspaceId} AND search_keys(t.${Prisma.raw(keyOwner)}, t.search_document) && ARRAY[${keyOwnerId} || ' ' || q.lexeme]`}
+        WHERE ${wordHit(source)}`}
         LIMIT q.quota) AS hit
       GROUP BY hit.id
     ),
@@ -333,7 +345,10 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
       coalesce(matched.weights, '{}') AS "matchedWeights",
       ${matchedTerms} AS "matchedTerms"${figures}
     FROM candidate_ids c
-    JOIN ${table} t ON t.workspace_id = ${source.collection.workspaceId} AND t.id = c.id
+    -- Each candidate by its primary key, fenced: \`where\` outside the fence, so that no index on
+    -- its columns (status, created_at) looks as cheap to a planner without statistics; it walked
+    -- every validated row of the workspace once per candidate.
+    CROSS JOIN LATERAL (SELECT t.* FROM ${table} t WHERE t.workspace_id = ${source.collection.workspaceId} AND t.id = c.id OFFSET 0) AS t
     LEFT JOIN nearest n ON n.id = c.id
     CROSS JOIN search_query
     CROSS JOIN LATERAL (

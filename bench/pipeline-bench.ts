@@ -12,15 +12,14 @@ import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
-import { startFloorServer } from "./floor-server";
-import { backToBack, load, median, type LoadResult } from "./load";
+import { backToBack, median } from "./load";
 import { startServerProcess, type ServerProcess } from "./server-process";
 
 // Issue figures, one database per run: indexing throughput, reads while a backlog is embedded,
-// request rates beside a bare floor, push latency, SIGTERM-to-exit with a backlog.
+// push latency, SIGTERM-to-exit with a backlog. Request rates against bare floors are the
+// request-path bench's (bench/request-path.ts), whose floors do the least work a request needs.
 
 const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 1000);
-const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 3000);
 const QUERIES = ["enterprise customers are leaving", "advertising costs went up", "sales in Asia", "margins got worse in Europe"];
 const METRICS = ["revenue", "churn", "signups", "support tickets", "refunds", "ad spend", "gross margin", "order volume"];
 const REGIONS = ["EMEA", "North America", "APAC", "Latin America", "Germany", "Japan", "Brazil", "India"];
@@ -159,23 +158,7 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
   const idleSearch = await backToBack(base, auth, searchPath, () => true, 60);
   const idleRecall = await backToBack(base, auth, recallPath, () => true, 60);
 
-  // 3. Request rates beside the floor.
-  const floor = await startFloorServer(database.prisma, embeddings, workspace.id);
-  let f = 0;
-  const fetchPath = () => `/api/v1/artifacts/${ids[f++ % ids.length]}`;
-  const floorFetchPath = () => `/artifacts/${ids[f++ % ids.length]}`;
-  const floorSearchPath = () => `/search?query=${encodeURIComponent(QUERIES[q++ % QUERIES.length]!)}`;
-  const rates: Array<[string, number, LoadResult, LoadResult]> = [];
-  for (const [name, appPath, floorPath] of [["fetch by id", fetchPath, floorFetchPath], ["search", searchPath, floorSearchPath]] as const) {
-    for (const connections of [1, 32]) {
-      const app = await load(appPath, base, auth, connections, LOAD_MS);
-      const bare = await load(floorPath, floor.base, {}, connections, LOAD_MS);
-      rates.push([name, connections, app, bare]);
-    }
-  }
-  await floor.close();
-
-  // 4. Push latency, one connection.
+  // 3. Push latency, one connection.
   const pushMs: number[] = [];
   for (let i = 0; i < 100; i++) {
     const sent = performance.now();
@@ -194,7 +177,7 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
   await embeddings.close();
   await database.close();
 
-  // 5. The real entry point, SIGTERM with a backlog.
+  // 4. The real entry point, SIGTERM with a backlog.
   const sigterm = await sigtermWithBacklog(databaseUrl);
 
   const lines = [
@@ -208,14 +191,6 @@ export async function runPipelineBench(databaseUrl: string | undefined): Promise
     row(["the same with back-to-back reads", `${(busyBacklog.searchableMs / 1000).toFixed(1)} s / ${(busyBacklog.indexedMs / 1000).toFixed(1)} s`, "searchable / every vector", `${perSecond(busyBacklog.searchableMs)} / ${perSecond(busyBacklog.indexedMs)} artifacts/s`]),
     row(["search p50 / max while embedding", `${ms(busySearch.p50)} / ${ms(busySearch.max)} ms (${busySearch.count} req)`, `idle ${ms(idleSearch.p50)} / ${ms(idleSearch.max)} ms`, `**${(busySearch.p50 / idleSearch.p50).toFixed(2)}×** idle`]),
     row(["recall p50 / max while embedding", `${ms(busyRecall.p50)} / ${ms(busyRecall.max)} ms (${busyRecall.count} req)`, `idle ${ms(idleRecall.p50)} / ${ms(idleRecall.max)} ms`, `**${(busyRecall.p50 / idleRecall.p50).toFixed(2)}×** idle`]),
-    ...rates.map(([name, connections, app, bare]) =>
-      row([
-        `${name}, ${connections} conn`,
-        `${app.perSecond.toFixed(0)} req/s, p50 ${ms(app.p50)} ms`,
-        `floor ${bare.perSecond.toFixed(0)} req/s, p50 ${ms(bare.p50)} ms`,
-        `**${(app.perSecond / bare.perSecond).toFixed(2)}×** req/s, p50 ${(app.p50 / bare.p50).toFixed(2)}×`,
-      ]),
-    ),
     row(["push p50, 1 conn", `**${ms(median(pushMs))} ms**`, "", ""]),
     row(["SIGTERM → exit, backlog pending", `**${(sigterm.exitMs / 1000).toFixed(2)} s**`, `${sigterm.pending} vectors pending`, `exit code ${sigterm.code}`]),
     "",

@@ -40,10 +40,12 @@ export interface AppDeps {
   clientMetadataLoopback?: boolean;
   /** GET /metrics to a bearer token (telemetry on, Prometheus exporter, METRICS_TOKEN); absent otherwise. */
   metrics?: MetricsEndpointOptions;
+  /** Also parse every answer through its contract schema and compare (CHECK_RESPONSES); on unless said otherwise, as in tests. */
+  checkResponses?: boolean;
 }
 
 /** Builds the HTTP application from its dependencies; starting it is server.ts's job. */
-export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa, clientMetadataLoopback, metrics }: AppDeps): Express {
+export function buildApp({ services, logger, adminToken, publicBaseUrl, trustProxy = false, rateLimits = DEFAULT_RATE_LIMITS, signingSecret, maxOAuthClients, clientMetadataCa, clientMetadataLoopback, metrics, checkResponses = true }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -59,9 +61,9 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   const router = express.Router();
   const rateLimiters = createRateLimiters(rateLimits, { kind: services.database.kind, counters: createRateLimitCounterRepository(services.database.prisma) });
   const authFailures = rateLimiters.authFailures;
-  mountRoutes(router, [...PROBE_ROUTES, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures });
+  mountRoutes(router, [...PROBE_ROUTES, downloadFileRoute, ...apiV1Routes(publicBaseUrl)], { services, rateLimiters, authFailures, checkResponses });
   if (adminToken) {
-    mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures: rateLimiters.adminTokenFailures });
+    mountRoutes(router, adminV1Routes(), { services, adminToken, authFailures: rateLimiters.adminTokenFailures, checkResponses });
   } else {
     router.use("/admin/v1", () => {
       throw new ApiError("not_found", "The admin API is disabled on this server: set ADMIN_TOKEN to enable it");

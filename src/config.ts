@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { DEFAULT_QUERY_VECTOR_CACHE_ENTRIES } from "./search/query-vector-cache";
 import { z } from "zod";
 import { QUERY_BUDGET_MS } from "./embeddings/embeddings-provider";
 
@@ -155,6 +156,8 @@ const EnvSchema = z
     S3_FORCE_PATH_STYLE: z.preprocess(blankToUndefined, z.enum(["true", "false"]).default("false")),
     // How long a process trusts an API key it looked up; a revoke through another process takes effect within it.
     API_KEY_CACHE_TTL_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(60_000).default(5_000)),
+    // Query vectors kept per process (src/search/query-vector-cache.ts); 0 keeps none.
+    QUERY_EMBEDDING_CACHE_ENTRIES: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(100_000).default(DEFAULT_QUERY_VECTOR_CACHE_ENTRIES)),
     // Where the embedding indexer runs: in the web process, or only in `worker` processes.
     INDEXER: z.preprocess(blankToUndefined, z.enum(["in-process", "worker"]).default("in-process")),
     INDEX_BUILD_MEMORY_MB: z.preprocess(blankToUndefined, z.coerce.number().int().min(16).max(65_536).default(DEFAULT_INDEX_BUILD_MEMORY_MB)),
@@ -195,6 +198,8 @@ const EnvSchema = z
       blankToUndefined,
       z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ),
+    // `on` (npm run dev) also parses every answer through its contract schema (src/http/json-answer.ts).
+    CHECK_RESPONSES: z.preprocess(blankToUndefined, z.enum(["off", "on"]).default("off")),
   })
   .superRefine((env, ctx) => {
     if (env.EMBEDDINGS_PROVIDER === "openai" && !env.OPENAI_API_KEY) {
@@ -289,12 +294,16 @@ export interface Config {
         forcePathStyle: boolean;
       };
   logLevel: Env["LOG_LEVEL"];
+  /** Also parse every answer through its contract schema and compare with what is sent (CHECK_RESPONSES). */
+  checkResponses: boolean;
   /** `in-process`: the web process runs the embedding indexer; `worker`: only `node dist/worker.js` does. */
   indexer: Env["INDEXER"];
   /** The most maintenance_work_mem a build of a workspace's own vector index may use (INDEX_BUILD_MEMORY_MB). */
   indexBuildMemoryMb: number;
   /** How long an authenticated API key is trusted without a database lookup (0: never). */
   apiKeyCacheTtlMs: number;
+  /** How many query vectors a process keeps for searches that ask again (0: none). */
+  queryEmbeddingCacheEntries: number;
   rateLimits: { windowSeconds: number; perKey: number; perAddress: number; signIn: number; authFailures: number; registrations: number };
   /** Most OAuth clients registered at once; registration answers 503 beyond it. */
   oauthMaxClients: number;
@@ -349,9 +358,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: "database" },
     logLevel: env.LOG_LEVEL,
+    checkResponses: env.CHECK_RESPONSES === "on",
     indexer: env.INDEXER,
     indexBuildMemoryMb: env.INDEX_BUILD_MEMORY_MB,
     apiKeyCacheTtlMs: env.API_KEY_CACHE_TTL_MS,
+    queryEmbeddingCacheEntries: env.QUERY_EMBEDDING_CACHE_ENTRIES,
     rateLimits: {
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
       perKey: env.RATE_LIMIT_PER_KEY,

@@ -42,6 +42,7 @@ async function main(): Promise<void> {
     files: config,
     indexer: { reindexInline: indexInProcess },
     apiKeyCacheTtlMs: config.apiKeyCacheTtlMs,
+    queryEmbeddingCacheEntries: config.queryEmbeddingCacheEntries,
     indexBuildMemoryMb: config.indexBuildMemoryMb,
   });
 
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     maxOAuthClients: config.oauthMaxClients,
     clientMetadataCa: config.oauthClientMetadataCaFile ? readCaFile(config.oauthClientMetadataCaFile) : undefined,
     metrics: telemetry?.prometheus && config.telemetry.metricsToken ? { token: config.telemetry.metricsToken, serve: telemetry.prometheus.handle } : undefined,
+    checkResponses: config.checkResponses,
   });
   const server = app.listen(config.port, config.host);
   answerClientErrorsAsJson(server);

@@ -7,6 +7,15 @@ export function strongEntityTag(bytes: Uint8Array): string {
 }
 
 /**
+ * A strong entity tag for a representation that what is stored fixes: the same `stored` version
+ * (say an id and when its row was written) in the same `representation` (the answer's schema and
+ * form) gives the same bytes, so the tag is known without making or hashing them.
+ */
+export function storedEntityTag(representation: string, stored: readonly string[]): string {
+  return `"${createHash("sha256").update([representation, ...stored].join("\u0000")).digest("base64url")}"`;
+}
+
+/**
  * Whether `If-None-Match` names the current tag. GET uses the weak comparison (RFC 9110 §13.1.2):
  * a `W/` prefix is ignored, and `*` matches any current representation.
  */
@@ -20,15 +29,16 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 
 /**
  * Sends a JSON 200 with its `ETag`, or a bodiless 304 when the client already holds those bytes.
- * The body is serialised once and hashed once: the bytes hashed are the bytes sent.
+ * The tag is the hash of the bytes sent, or `entityTag` when the route knows the representation's
+ * tag from what is stored (a fetched artifact): then a 304 writes nothing and a 200 hashes nothing.
  */
-export function sendJsonConditionally(req: Request, res: Response, body: unknown): void {
-  const bytes = Buffer.from(JSON.stringify(body));
-  const etag = strongEntityTag(bytes);
+export function sendJsonConditionally(req: Request, res: Response, text: () => string, entityTag?: string): void {
+  const bytes = entityTag === undefined ? Buffer.from(text()) : undefined;
+  const etag = entityTag ?? strongEntityTag(bytes!);
   res.set("ETag", etag);
   if (ifNoneMatchMatches(req.get("if-none-match"), etag)) {
     res.status(304).end();
     return;
   }
-  res.status(200).type("application/json").send(bytes);
+  res.status(200).type("application/json").send(bytes ?? text());
 }

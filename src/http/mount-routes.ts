@@ -4,6 +4,7 @@ import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
 import { JSON_BODY_LIMIT, refuseNonUtf8Charset } from "./body-errors";
 import { sendJsonConditionally } from "./conditional-get";
+import { jsonAnswer } from "./json-answer";
 import type { AuthFailureLimiter, RateLimiters } from "./rate-limit/rate-limiters";
 import type { Route, RouteContext } from "./route";
 import { isRateLimited, toExpressPath } from "./route";
@@ -16,13 +17,15 @@ export interface MountOptions {
   rateLimiters?: RateLimiters;
   /** Refused credentials per client address, on routes with a key or the admin token. */
   authFailures?: AuthFailureLimiter;
+  /** Also parse every answer through its contract schema and compare (tests, development): json-answer.ts. */
+  checkResponses?: boolean;
 }
 
 const parseJsonBody = express.json({ limit: JSON_BODY_LIMIT, strict: false });
 
 /**
  * Mounts each route with its chain: authenticate → rate limit → parse body → validate input →
- * handle → parse the response through its contract schema. Authentication runs before the body is
+ * handle → write the response through its contract schema. Authentication runs before the body is
  * read, so the error precedence is 401 → 403 → 429 → 400 → 404, and an anonymous caller cannot
  * make us parse 1 MiB.
  */
@@ -34,7 +37,7 @@ export function mountRoutes(router: Router, routes: readonly Route[], options: M
       ...authenticationFor(route, options),
       ...rateLimitFor(route, options),
       ...(route.request?.body ? [refuseNonUtf8Charset, parseJsonBody] : []),
-      handlerFor(route, options.services),
+      handlerFor(route, options.services, options.checkResponses ?? true),
     ];
     router[route.method](expressPath, ...chain);
     methodsByPath.set(expressPath, [...(methodsByPath.get(expressPath) ?? []), route.method.toUpperCase()]);
@@ -70,7 +73,7 @@ function rateLimitFor(route: Route, options: MountOptions) {
   return [route.auth.kind === "apiKey" ? options.rateLimiters.perKey : options.rateLimiters.perAddress];
 }
 
-function handlerFor(route: Route, services: Services) {
+function handlerFor(route: Route, services: Services, checkResponses: boolean) {
   return async (req: Request, res: Response) => {
     // Answers to a workspace key are that workspace's data: no shared cache may keep them.
     if (route.auth.kind === "apiKey") res.set("Cache-Control", "private");
@@ -86,13 +89,15 @@ function handlerFor(route: Route, services: Services) {
     const contract = route.responses[result.status];
     if (!contract) throw new Error(`${route.operationId} answered undocumented status ${result.status}`);
     if (result.stream) return sendStream(res, result.status, result.stream, result.headers);
-    // Responses pass through their contract schema, so internal fields can never leak.
-    const body = contract.schema ? contract.schema.parse(result.body) : result.body;
     if (result.headers) res.set(result.headers);
-    if (body === undefined) res.status(result.status).end();
-    else if (route.conditional && result.status === 200) sendJsonConditionally(req, res, body);
-    else if (body instanceof Uint8Array) res.status(result.status).send(Buffer.from(body));
-    else res.status(result.status).json(body);
+    if (result.body === undefined) res.status(result.status).end();
+    else if (result.body instanceof Uint8Array) res.status(result.status).send(Buffer.from(result.body));
+    else {
+      // Responses are written through their contract schema, so internal fields can never leak.
+      const text = () => jsonAnswer(contract.schema, result.body, { check: checkResponses });
+      if (route.conditional && result.status === 200) sendJsonConditionally(req, res, text, result.entityTag);
+      else res.status(result.status).type("application/json").send(text());
+    }
   };
 }
 

@@ -2,6 +2,7 @@ import { ErrorSchema } from "../contracts/common";
 import { z } from "../contracts/zod";
 import { JsonStream, NO_CONTENT, wireFormOf, type AnyOperation, type OperationAccess, type OperationContext } from "../operations/operation";
 import { ERROR_STATUS } from "./api-error";
+import { storedEntityTag } from "./conditional-get";
 import { WIRE_CODE_OF } from "./client-error";
 import type { HttpMethod, ResponseContract, Route, RouteAuth } from "./route";
 import { defineRoute } from "./route";
@@ -33,6 +34,13 @@ export interface RestBinding<O extends AnyOperation> {
   /** Response headers the result sets (a replayed push says so). */
   responseHeaders?(result: ResultOf<O>): Record<string, string> | undefined;
   conditional?: boolean;
+  /**
+   * For a conditional route whose answer what is stored fixes: the stored version of a result (an
+   * id and when its row was written) and a name for the answer's form, bumped when toWire changes
+   * what it makes of a record. The ETag is then made from them (storedEntityTag), with the output
+   * schema, instead of by hashing every answer.
+   */
+  entityTag?: { representation: string; of(result: ResultOf<O>): string[] };
   /** A route kept for existing callers of an older path: marked deprecated, its description names the route to use. */
   deprecatedFor?: Route;
 }
@@ -95,6 +103,7 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
   };
   if (binding.accepted) responses[202] = { description: binding.accepted.description, schema: operation.output };
   const successor = binding.deprecatedFor;
+  const representation = binding.entityTag && `${binding.entityTag.representation} ${JSON.stringify(z.toJSONSchema(operation.output, { unrepresentable: "any", io: "output" }))}`;
   return defineRoute({
     method: binding.method,
     path: binding.path,
@@ -122,7 +131,8 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
       const status = binding.accepted?.when(result) ? 202 : binding.success.status;
       const wire = noContent ? undefined : wireFormOf(operation, result, ctx);
       if (wire instanceof JsonStream) return { status, stream: wire.chunks, headers: binding.responseHeaders?.(result) };
-      return { status, body: wire, headers: binding.responseHeaders?.(result) };
+      const entityTag = representation === undefined ? undefined : storedEntityTag(representation, binding.entityTag!.of(result));
+      return { status, body: wire, headers: binding.responseHeaders?.(result), entityTag };
     },
   });
 }

@@ -51,6 +51,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
   /** JSON text written piece by piece instead of `body`, for an answer too large to hold (its items were parsed on the way). */
   stream?: AsyncIterable<string>;
+  /** A conditional route's `ETag` when the result knows it (storedEntityTag); otherwise the hash of the bytes sent. */
+  entityTag?: string;
 }
 
 export interface Route<
@@ -76,7 +78,8 @@ export interface Route<
   /** Documented responses; 400/401/403 are added from `auth` and `request`. */
   responses: Record<number, ResponseContract>;
   /**
-   * A read whose 200 answer carries a strong `ETag` (a hash of the body bytes) and answers a matching
+   * A read whose 200 answer carries a strong `ETag` (a hash of the body bytes, or one the result
+   * knows from what is stored) and answers a matching
    * `If-None-Match` with 304 and no body, so polling agents transfer only what changed.
    */
   conditional?: boolean;

@@ -1,5 +1,5 @@
 import type { SearchArtifactsQuery } from "../contracts/artifacts";
-import type { ArtifactFilters, ArtifactRecord, ArtifactSummaryRecord } from "../services/artifact.service";
+import type { ArtifactDetailRecord, ArtifactFilters, ArtifactSummaryRecord } from "../services/artifact.service";
 import type { QueueEntry } from "../services/review.service";
 import { showContent } from "../services/artifact-content";
 
@@ -23,7 +23,7 @@ function summaryFields(record: ArtifactSummaryRecord) {
 
 export const toArtifactSummary = (record: ArtifactSummaryRecord & { score: number }) => ({ ...summaryFields(record), score: record.score });
 
-export function toArtifactDetail(record: ArtifactRecord) {
+export function toArtifactDetail(record: ArtifactDetailRecord) {
   return {
     ...summaryFields(record),
     confidenceExplanation: record.confidenceExplanation,

@@ -130,7 +130,8 @@ function keepsProtoKey(content: unknown): boolean {
 
 export function createArtifactRepository(db: DbTx) {
   async function rewriteContent(workspaceId: string, id: string, content: unknown) {
-    await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::jsonb WHERE "workspace_id" = ${workspaceId} AND "id" = ${id}`;
+    // As json, which keeps the text as written (jsonb would reorder the keys and space them).
+    await db.$executeRaw`UPDATE "artifacts" SET "content" = ${JSON.stringify(content)}::json WHERE "workspace_id" = ${workspaceId} AND "id" = ${id}`;
   }
 
   return {
@@ -163,20 +164,6 @@ export function createArtifactRepository(db: DbTx) {
       await db.memory.createMany({ data: rows.map(({ id, memory }) => ({ ...memory, workspaceId, artifactId: id })) });
       for (const { id, artifact } of rows) if (keepsProtoKey(artifact.content)) await rewriteContent(workspaceId, id, artifact.content);
       return rows.map((row) => row.id);
-    },
-
-    findValidated(workspaceId: string, artifactId: string): Promise<ArtifactRecord | null> {
-      return db.artifact.findFirst({
-        where: { id: artifactId, workspaceId, status: "validated" },
-        select: ARTIFACT_FIELDS,
-      });
-    },
-
-    findValidatedByIds(workspaceId: string, artifactIds: string[]): Promise<ArtifactSummaryRecord[]> {
-      return db.artifact.findMany({
-        where: { id: { in: artifactIds }, workspaceId, status: "validated" },
-        select: ARTIFACT_SUMMARY_FIELDS,
-      });
     },
 
     /** One page of externally pushed artifacts, newest first, strictly after `after` (keyset). */

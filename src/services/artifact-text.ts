@@ -2,6 +2,7 @@ import { lenientTreeEntries } from "../contracts/content-tree";
 import { isRecord } from "../lib/is-record";
 import type { ArtifactRecord } from "../repositories/artifact.repository";
 import { cutAt } from "../lib/cut-text";
+import { JsonText } from "../lib/json-text";
 import { CONTENT_LIMIT } from "./artifact-content";
 
 /** The readable text of an artifact, cut like the REST detail's content. */
@@ -16,14 +17,14 @@ export interface ArtifactText {
  * element-tree blocks (contract §2.8) become their text. Everything is agent-pushed content: it is
  * returned as text, never interpreted.
  */
-export function renderArtifactText(artifact: ArtifactRecord): ArtifactText {
+export function renderArtifactText(artifact: Omit<ArtifactRecord, "content"> & { content: unknown }): ArtifactText {
   const sections = [
     artifact.summary,
     artifact.why,
     list("Key findings", stringsOf(artifact.keyFindings)),
     list("Recommendations", recommendationLines(artifact)),
     `Confidence: ${artifact.confidence}. ${artifact.confidenceExplanation}`.trim(),
-    renderBody(artifact.content),
+    renderBody(artifact.content instanceof JsonText ? artifact.content.value() : artifact.content),
   ];
   const text = sections.filter((section) => section !== "").join("\n\n");
   if (text.length <= CONTENT_LIMIT) return { text, truncated: false };
@@ -72,7 +73,7 @@ function renderTable(props: Record<string, unknown>): string {
   return [text(props.caption), ...lines].filter(Boolean).join("\n");
 }
 
-function recommendationLines(artifact: ArtifactRecord): string[] {
+function recommendationLines(artifact: Pick<ArtifactRecord, "recommendation" | "recommendations">): string[] {
   // Under "Recommendations" only warnings and notes need their kind said.
   const structured = recordsOf(artifact.recommendations).map((item) =>
     labelled(text(item.type) === "recommendation" ? "" : text(item.type), text(item.text)),

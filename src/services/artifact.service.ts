@@ -6,6 +6,7 @@ import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
+import type { ArtifactDetailRecord, ArtifactDetailRepository } from "../repositories/artifact-detail.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
 import type { ArtifactFilters } from "../search/artifact-filters";
@@ -13,6 +14,7 @@ import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import { searchModeOf, type Searched } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
+import type { QueryVectorCache } from "../search/query-vector-cache";
 import { decodeCursor, encodeCursor } from "./feedback-cursor";
 import { requestFingerprint } from "./request-fingerprint";
 
@@ -25,7 +27,8 @@ export interface PushResult {
 }
 
 export interface ArtifactServiceDeps {
-  artifacts: Pick<ArtifactRepository, "insert" | "findValidated" | "findValidatedByIds" | "feedbackPage">;
+  artifacts: Pick<ArtifactRepository, "insert" | "feedbackPage">;
+  details: ArtifactDetailRepository;
   search: ArtifactSearchRepository;
   idempotency: Pick<IdempotencyRepository, "find">;
   /** Runs `fn` in one transaction with repositories bound to it. */
@@ -35,6 +38,8 @@ export interface ArtifactServiceDeps {
   clock: Clock;
   logger: Logger;
   vocabulary: WorkspaceVocabulary;
+  /** Query vectors made recently (query-vector-cache.ts); none kept when absent. */
+  queryVectors?: QueryVectorCache;
 }
 
 export function createArtifactService(deps: ArtifactServiceDeps) {
@@ -75,12 +80,8 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   ): Promise<Searched<ArtifactSummaryRecord & { score: number }>> {
     const query = await searchQuery(deps, workspaceId, text, "artifacts");
     const candidates = await deps.search.candidates(workspaceId, query, filters);
-    const ranked = rankFound(candidates, query, limit);
-    const records = new Map((await artifacts.findValidatedByIds(workspaceId, ranked.map((c) => c.id))).map((r) => [r.id, r]));
-    const hits = ranked.flatMap((candidate) => {
-      const record = records.get(candidate.id);
-      return record ? [{ ...record, score: candidate.score }] : [];
-    });
+    // The candidates carry the fields of the answer: no statement reads them again.
+    const hits = rankFound(candidates, query, limit);
     return { hits, searchMode: await searchModeOf(query) };
   }
 
@@ -130,8 +131,8 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     searchWorkspace,
 
     /** A validated artifact of the key's workspace; the same 404 for unknown, draft, disputed and foreign ids. */
-    async getValidated(principal: ApiKeyPrincipal, artifactId: string): Promise<ArtifactRecord> {
-      const record = await artifacts.findValidated(principal.workspaceId, artifactId);
+    async getValidated(principal: ApiKeyPrincipal, artifactId: string): Promise<ArtifactDetailRecord> {
+      const record = await deps.details.findValidated(principal.workspaceId, artifactId);
       if (!record) throw notFound(`Artifact ${artifactId} not found`);
       return record;
     },
@@ -158,4 +159,4 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
 export type ArtifactService = ReturnType<typeof createArtifactService>;
 
 /** The records this service answers with, for adapters, which never import a repository; and what a search may be narrowed to. */
-export type { ArtifactFilters, ArtifactRecord, ArtifactSummaryRecord };
+export type { ArtifactDetailRecord, ArtifactFilters, ArtifactRecord, ArtifactSummaryRecord };

@@ -7,6 +7,7 @@ import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import { searchModeOf } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
+import type { QueryVectorCache } from "../search/query-vector-cache";
 
 /** The contract's cap on patterns and on learnings in one answer. */
 export const QUERY_INTELLIGENCE_LIMIT = 10;
@@ -17,6 +18,8 @@ export function createDataSourceService(deps: {
   embeddings: EmbeddingsProvider;
   logger: Logger;
   vocabulary: WorkspaceVocabulary;
+  /** Query vectors made recently (query-vector-cache.ts); none kept when absent. */
+  queryVectors?: QueryVectorCache;
 }) {
   return {
     list: (workspaceId: string) => deps.dataSources.listByWorkspace(workspaceId),

@@ -6,6 +6,8 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { createApiKeyRepository } from "../repositories/api-key.repository";
 import { createArtifactRepository } from "../repositories/artifact.repository";
+import { createArtifactDetailRepository } from "../repositories/artifact-detail.repository";
+import { createQueryVectorCache } from "../search/query-vector-cache";
 import { createArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import { createDataSourceRepository } from "../repositories/data-source.repository";
 import { createDirectiveRepository } from "../repositories/directive.repository";
@@ -66,6 +68,8 @@ export interface ServiceDeps {
   apiKeyCacheTtlMs?: number;
   /** See Config.indexBuildMemoryMb; the default when absent. */
   indexBuildMemoryMb?: number;
+  /** See Config.queryEmbeddingCacheEntries; the default when absent, 0 for none. */
+  queryEmbeddingCacheEntries?: number;
 }
 
 // A large import document runs well past Prisma's 5-second default for interactive transactions.
@@ -77,7 +81,7 @@ const PURGE_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 const EXPORT_TRANSACTION = { maxWait: 10_000, timeout: 600_000 };
 
 /** Wires repositories into services; the one place that knows the whole graph. */
-export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs, indexBuildMemoryMb }: ServiceDeps) {
+export function createServices({ database, clock, logger, embeddings, files = DEFAULT_FILE_SETTINGS, indexer: indexerOptions, apiKeyCacheTtlMs, indexBuildMemoryMb, queryEmbeddingCacheEntries }: ServiceDeps) {
   const db = database.prisma;
   const workspaces = createWorkspaceRepository(db);
   const apiKeys = createApiKeyRepository(db);
@@ -104,6 +108,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const dataSourceRepository = createDataSourceRepository(db);
   const skillRepository = createSkillRepository(db);
   const vocabulary = createWorkspaceVocabulary(createVocabularyRepository(db));
+  // One cache of query vectors for every search of the process.
+  const queryVectors = createQueryVectorCache(queryEmbeddingCacheEntries);
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
     db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
   const oauthStore = createOAuthStoreService({ records: createOAuthRecordRepository(db), clock });
@@ -133,6 +139,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     connectedApps,
     artifacts: createArtifactService({
       artifacts,
+      details: createArtifactDetailRepository(database.executor),
       search: createArtifactSearchRepository(db, vectorIndexes),
       idempotency: createIdempotencyRepository(db),
       inTransaction: (fn) =>
@@ -142,6 +149,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       clock,
       logger,
       vocabulary,
+      queryVectors,
     }),
     review: createReviewService({
       artifacts,
@@ -151,13 +159,14 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     }),
     reviewers: createReviewerService({ reviewers: createReviewerRepository(db), workspaces, clock }),
     briefing: createBriefingService({ workspaces, directives, memories, logger }),
-    memories: createMemoryService({ memories, embeddings, logger, vocabulary }),
+    memories: createMemoryService({ memories, embeddings, logger, vocabulary, queryVectors }),
     dataSources: createDataSourceService({
       dataSources: dataSourceRepository,
       queryIntelligence,
       embeddings,
       logger,
       vocabulary,
+      queryVectors,
     }),
     skills: createSkillService({
       skills: skillRepository,

@@ -5,6 +5,7 @@ import { rankFound } from "../search/hybrid-candidates";
 import { searchQuery } from "../search/query-embedding";
 import { searchModeOf, type Searched } from "../search/search-mode";
 import type { WorkspaceVocabulary } from "../search/workspace-vocabulary";
+import type { QueryVectorCache } from "../search/query-vector-cache";
 
 /** How many memories one recall returns at most. */
 export const RECALL_LIMIT = 10;
@@ -14,6 +15,8 @@ export function createMemoryService(deps: {
   embeddings: EmbeddingsProvider;
   logger: Logger;
   vocabulary: WorkspaceVocabulary;
+  /** Query vectors made recently (query-vector-cache.ts); none kept when absent. */
+  queryVectors?: QueryVectorCache;
 }) {
   return {
     /** The workspace's active memories relevant to the query, best first. */

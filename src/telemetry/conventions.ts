@@ -40,6 +40,8 @@ export const ATTR_SEARCH_HALF = "wsi.search.half";
 export const ATTR_SEARCH_CANDIDATES = "wsi.search.candidates";
 /** The search that answered by words alone: artifacts, memories or query_intelligence. */
 export const ATTR_SEARCH_OPERATION = "wsi.search.operation";
+/** Whether a cache held what was looked up. */
+export const ATTR_CACHE_HIT = "wsi.cache.hit";
 /** The limiter that refused a request: per-key, per-address, sign-in, auth-failures, admin-token-failures, client-registrations. */
 export const ATTR_RATE_LIMITER = "wsi.rate_limit.limiter";
 
@@ -50,6 +52,7 @@ export const METRIC_EMBEDDING_FAILED = "wsi.embedding.failed";
 export const METRIC_RATE_LIMIT_REFUSALS = "wsi.rate_limit.refusals";
 export const METRIC_VECTOR_INDEX_BUILD_FAILURES = "wsi.vector_index.build_failures";
 export const METRIC_SEARCH_LEXICAL_FALLBACKS = "wsi.search.lexical_fallbacks";
+export const METRIC_QUERY_VECTOR_CACHE_LOOKUPS = "wsi.search.query_vector_cache.lookups";
 
 export const SPAN_EMBEDDING_BATCH = "embedding batch";
 export const SPAN_SEARCH_TEXT = "hybrid search text";

@@ -12,6 +12,7 @@ import {
   METRIC_RATE_LIMIT_REFUSALS,
   METRIC_VECTOR_INDEX_BUILD_FAILURES,
   METRIC_SEARCH_LEXICAL_FALLBACKS,
+  METRIC_QUERY_VECTOR_CACHE_LOOKUPS,
 } from "./conventions";
 
 // Metrics of our own, through the API alone: with telemetry off the meter is the API's no-op and
@@ -36,6 +37,8 @@ export interface Instruments {
   vectorIndexBuildFailures: Counter;
   /** Searches that answered by words alone (no query vector in time), by search and error type. */
   searchLexicalFallbacks: Counter;
+  /** Look-ups of a query's vector among those made recently, by whether it was there (the hit rate). */
+  queryVectorCacheLookups: Counter;
 }
 
 let made: Instruments | undefined;
@@ -72,6 +75,11 @@ export function instruments(): Instruments {
     searchLexicalFallbacks: meter.createCounter(METRIC_SEARCH_LEXICAL_FALLBACKS, {
       description: "Searches answered by words alone because the query's vector did not come within its budget.",
       unit: "{search}",
+      valueType: ValueType.INT,
+    }),
+    queryVectorCacheLookups: meter.createCounter(METRIC_QUERY_VECTOR_CACHE_LOOKUPS, {
+      description: "Look-ups of a search query's vector among those the process made recently; wsi.cache.hit says whether it was there.",
+      unit: "{lookup}",
       valueType: ValueType.INT,
     }),
   };

@@ -6,6 +6,8 @@ export const getArtifactRoute = restRoute(getArtifact, {
   path: "/api/v1/artifacts/{id}",
   tags: ["Artifacts"],
   conditional: true,
+  // A validated artifact never changes (review moves drafts only): its id and when its row was written name the answer.
+  entityTag: { representation: "artifact-detail 1", of: (artifact) => [artifact.id, String(artifact.updatedAt.getTime())] },
   success: {
     status: 200,
     description: "The artifact.",

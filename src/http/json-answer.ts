@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
+import fastJson from "fast-json-stringify";
+import { z } from "../contracts/zod";
+import { JsonText } from "../lib/json-text";
+
+// An answer's JSON text, written by a serializer compiled once from the route's response schema
+// (fast-json-stringify): like parsing through the schema, it writes only the schema's properties,
+// so internal fields can never leak, at a fraction of the cost of a Zod parse followed by
+// JSON.stringify. With checks on (tests, `npm run dev`), every answer is also parsed through the
+// schema and the two compared, so a serializer that coerced instead of refusing is caught there.
+
+type Serialize = (value: unknown) => string;
+
+const serializers = new WeakMap<z.ZodType, Serialize>();
+
+function serializerOf(schema: z.ZodType): Serialize {
+  let serialize = serializers.get(schema);
+  if (!serialize) {
+    try {
+      serialize = fastJson(z.toJSONSchema(schema, { target: "draft-7", unrepresentable: "any", io: "output" }) as never) as Serialize;
+    } catch {
+      // A schema JSON Schema cannot say: parsed through it, then written as is.
+      serialize = (value) => JSON.stringify(schema.parse(value));
+    }
+    serializers.set(schema, serialize);
+  }
+  return serialize;
+}
+
+// Stands for a JsonText while the rest of an answer is written: random per process, so that no
+// string an agent pushed can be taken for it; plain letters, so that it is written unescaped.
+const PLACEHOLDER = `wsi${randomBytes(16).toString("hex")}`;
+
+/**
+ * The JSON text of an answer that passes through `schema`. A JsonText among the answer's own
+ * properties is written as its stored text, never parsed (a fetched artifact's content).
+ */
+export function jsonAnswer(schema: z.ZodType | undefined, body: unknown, { check }: { check: boolean }): string {
+  if (check && schema) {
+    const expected = JSON.parse(JSON.stringify(schema.parse(body))) as unknown;
+    const text = write(schema, body);
+    if (!isDeepStrictEqual(JSON.parse(text), expected)) throw new Error(`the answer's serializer wrote other JSON than its schema parses: ${text.slice(0, 200)}`);
+    return text;
+  }
+  return write(schema, body);
+}
+
+function write(schema: z.ZodType | undefined, body: unknown): string {
+  const texts = new Map<string, string>();
+  let written = body;
+  if (body !== null && typeof body === "object" && !Array.isArray(body) && Object.values(body).some((value) => value instanceof JsonText)) {
+    written = Object.fromEntries(
+      Object.entries(body).map(([key, value]) => {
+        if (!(value instanceof JsonText)) return [key, value];
+        const placeholder = `${PLACEHOLDER}${texts.size}`;
+        texts.set(`"${placeholder}"`, value.text);
+        return [key, placeholder];
+      }),
+    );
+  }
+  const text = schema ? serializerOf(schema)(written) : JSON.stringify(written);
+  if (texts.size === 0) return text;
+  let spliced = text;
+  for (const [quoted, stored] of texts) spliced = spliced.replace(quoted, () => stored);
+  return spliced;
+}

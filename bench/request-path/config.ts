@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+// The bench's settings, all from the environment (see the header of bench/request-path.ts).
+
+export const ROOT = path.resolve(__dirname, "..", "..");
+
+function numberList(text: string): number[] {
+  const sizes = text.split(",").map((part) => Number(part.trim()));
+  for (const size of sizes) if (!Number.isInteger(size) || size <= 0) throw new Error(`BENCH_SIZES: ${JSON.stringify(text)} is not a list of positive integers`);
+  return sizes;
+}
+
+/**
+ * The node that runs every process the bench starts (server, floors, load): Node 24 when
+ * /tmp/node24path names one (the recommended runtime, what CI runs), else BENCH_NODE, else this one.
+ */
+function measuringNode(): string {
+  if (process.env.BENCH_NODE) return process.env.BENCH_NODE;
+  try {
+    const named = readFileSync("/tmp/node24path", "utf8").trim().split("\n").pop()?.trim();
+    if (named && existsSync(named)) return named;
+  } catch {
+    // no Node 24 named: this process's node
+  }
+  return process.execPath;
+}
+
+export const settings = {
+  /** Workspace sizes, in artifacts. */
+  sizes: numberList(process.env.BENCH_SIZES ?? "1000,10000"),
+  /** Seconds per load figure. */
+  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  /** Seconds of warm-up load before each server's first figure of a kind (not counted). */
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+  /** PostgreSQL (its public schema is dropped); unset, the embedded engine only. */
+  databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
+  /** BENCH_ENGINES=embedded,postgres (default: embedded, and postgres when BENCH_DATABASE_URL is set). */
+  engines: (process.env.BENCH_ENGINES ?? (process.env.BENCH_DATABASE_URL ? "embedded,postgres" : "embedded")).split(",").map((e) => e.trim()) as Array<"embedded" | "postgres">,
+  /** From this many artifacts on, PostgreSQL's artifact vectors are written from a pool of model vectors (seed.ts). */
+  poolFrom: Number(process.env.BENCH_POOL_FROM ?? 10_000),
+  /** Texts embedded by the real model for that pool. */
+  poolTexts: Number(process.env.BENCH_POOL_TEXTS ?? 2_000),
+  /** On the embedded engine, a size of BENCH_POOL_FROM artifacts or more whose indexing by the service is projected past this is skipped. */
+  embeddedMaxMinutes: Number(process.env.BENCH_EMBEDDED_MAX_MINUTES ?? 10),
+  /** Import request budget: the service's JSON body limit is 1 MB. */
+  importPartBytes: 900_000,
+  node: measuringNode(),
+  /** Keep the processes' logs (their directory is printed). */
+  keepLogs: process.env.BENCH_KEEP_LOGS === "1",
+};
+
+for (const engine of settings.engines) if (engine !== "embedded" && engine !== "postgres") throw new Error(`BENCH_ENGINES: unknown engine ${engine}`);
+if (settings.engines.includes("postgres") && !settings.databaseUrl) throw new Error("BENCH_ENGINES names postgres: set BENCH_DATABASE_URL");
+if (!(settings.seconds > 0)) throw new Error("BENCH_SECONDS must be a positive number");

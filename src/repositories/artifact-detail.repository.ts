@@ -14,12 +14,22 @@ interface DetailRow extends Omit<ArtifactDetailRecord, "content" | "confidence">
   confidence: number | string;
 }
 
-// The columns by the names the record gives them; content as text, which no driver parses.
-const DETAIL_COLUMNS = `id, status::text AS status, "trigger"::text AS "trigger", summary, why, confidence,
-  confidence_explanation AS "confidenceExplanation", recommendation, key_findings AS "keyFindings", recommendations,
-  source_system AS "sourceSystem", data_sources AS "dataSources", code_executed AS "codeExecuted", created_by AS "createdBy",
-  validated_at AS "validatedAt", validated_by AS "validatedBy", dispute_reason AS "disputeReason",
-  previous_artifact_id AS "previousArtifactId", created_at AS "createdAt", updated_at AS "updatedAt", content::text AS content`;
+/**
+ * ARTIFACT_SUMMARY_FIELDS but the id as SQL columns of the table on `alias`, by the names the
+ * record gives them: for the statements that read them without Prisma (a fetch, a search's
+ * candidates, which select the id apart).
+ */
+export function artifactSummaryColumns(alias: string): string {
+  const t = `${alias}.`;
+  return `${t}status::text AS status, ${t}"trigger"::text AS "trigger", ${t}summary, ${t}why, ${t}confidence,
+  ${t}confidence_explanation AS "confidenceExplanation", ${t}recommendation, ${t}key_findings AS "keyFindings", ${t}recommendations,
+  ${t}source_system AS "sourceSystem", ${t}data_sources AS "dataSources", ${t}code_executed AS "codeExecuted", ${t}created_by AS "createdBy",
+  ${t}validated_at AS "validatedAt", ${t}validated_by AS "validatedBy", ${t}dispute_reason AS "disputeReason",
+  ${t}previous_artifact_id AS "previousArtifactId", ${t}created_at AS "createdAt"`;
+}
+
+// Content as text, which no driver parses.
+const DETAIL_COLUMNS = `a.id, ${artifactSummaryColumns("a")}, a.updated_at AS "updatedAt", a.content::text AS content`;
 
 /**
  * The read behind a fetch, as close to the database as a read gets: one statement through the
@@ -29,7 +39,7 @@ export function createArtifactDetailRepository(sql: SqlExecutor) {
   return {
     async findValidated(workspaceId: string, artifactId: string): Promise<ArtifactDetailRecord | null> {
       const [row] = await sql.query<DetailRow>(
-        `SELECT ${DETAIL_COLUMNS} FROM artifacts WHERE workspace_id = $1 AND id = $2 AND status = 'validated'`,
+        `SELECT ${DETAIL_COLUMNS} FROM artifacts a WHERE a.workspace_id = $1 AND a.id = $2 AND a.status = 'validated'`,
         [workspaceId, artifactId],
       );
       if (!row) return null;

@@ -6,6 +6,7 @@ import { artifactFilterArguments, artifactFilterCondition, isFiltered, type Arti
 import { exactScan, hybridCandidates, type CandidateScores, type OwnIndex } from "../search/hybrid-candidates";
 import type { HybridQuery, QueryVector } from "../search/hybrid-query";
 import type { ArtifactSummaryRecord } from "./artifact.repository";
+import { artifactSummaryColumns } from "./artifact-detail.repository";
 import { createVectorIndexRepository, VECTORS_PER_ARTIFACT, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
 /** How many nearest artifacts and how many full-text hits are considered before fusing. */
@@ -30,12 +31,8 @@ export type NearestStrategy = "exact" | "index" | "matching";
 /** A candidate with the fields a search answers with: the statements that find it read them, so no third one does. */
 export type ArtifactCandidate = CandidateScores & ArtifactSummaryRecord;
 
-/** ARTIFACT_SUMMARY_FIELDS on alias `t`, by the names the record gives them. */
-const SUMMARY_COLUMNS = Prisma.sql`t.status::text AS status, t."trigger"::text AS "trigger", t.summary, t.why, t.confidence,
-  t.confidence_explanation AS "confidenceExplanation", t.recommendation, t.key_findings AS "keyFindings", t.recommendations,
-  t.source_system AS "sourceSystem", t.data_sources AS "dataSources", t.code_executed AS "codeExecuted", t.created_by AS "createdBy",
-  t.validated_at AS "validatedAt", t.validated_by AS "validatedBy", t.dispute_reason AS "disputeReason",
-  t.previous_artifact_id AS "previousArtifactId", t.created_at AS "createdAt"`;
+/** The answer's fields on alias `t` (a candidate's id is selected with every candidate). */
+const SUMMARY_COLUMNS = Prisma.raw(artifactSummaryColumns("t"));
 
 /**
  * The nearest artifacts of one workspace, as rows of (id, distance), each artifact by its nearest

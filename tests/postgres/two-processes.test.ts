@@ -93,13 +93,15 @@ describe("two processes on one database", () => {
       ]),
     );
     // Once the server has closed them, the pools hear of the closed connections; an unheard pool
-    // error would end the process. Clients' connections only: a connection made since (a wake's
-    // notice of the pushes before) starts Citus's maintenance daemon for the database again, a
-    // background worker that stays.
+    // error would end the process. The service's connections only: a connection made since (a
+    // wake's notice of the pushes before) starts Citus's maintenance daemon for the database again,
+    // a background worker that stays, whose own connections to the coordinator (named
+    // `citus_internal gpid=…`) are client backends that it keeps.
     await waitFor(
       async () =>
         (await onServer(TEST_DATABASE_URL!, (client) =>
-          client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`, [
+          client.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'
+                          AND application_name NOT LIKE 'citus_internal%'`, [
             new URL(database.url).pathname.slice(1),
           ]),
         )).rows[0].n === 0,

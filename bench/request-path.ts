@@ -60,8 +60,9 @@
 // Ratios, one direction each: latency ratio = service p50 ÷ floor p50 (lower is better),
 // throughput ratio = service req/s ÷ floor req/s (higher is better). Targets: fetch throughput
 // ≥ 0.7× at 1 and 32 connections; search at 1 connection p50 ≤ 2× and p90 ≤ 2.5× the floor's
-// (both ≤ 3× at 100,000 artifacts); push p50 ≤ 5 ms. Processes run on Node 24 when
-// /tmp/node24path names one (else BENCH_NODE, else this node). Never part of `npm test`.
+// (both ≤ 3× at 100,000 artifacts); push p50 ≤ 5 ms. Processes run on BENCH_NODE
+// (a path to a node binary; Node 24, the runtime to target, when this one is older), else on this
+// node. Never part of `npm test`.
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

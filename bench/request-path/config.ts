@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 // The bench's settings, all from the environment (see the header of bench/request-path.ts).
@@ -11,19 +10,9 @@ function numberList(text: string): number[] {
   return sizes;
 }
 
-/**
- * The node that runs every process the bench starts (server, floors, load): Node 24 when
- * /tmp/node24path names one (the recommended runtime, what CI runs), else BENCH_NODE, else this one.
- */
+/** The node that runs every process the bench starts (server, floors, load): BENCH_NODE, else this one. */
 function measuringNode(): string {
-  if (process.env.BENCH_NODE) return process.env.BENCH_NODE;
-  try {
-    const named = readFileSync("/tmp/node24path", "utf8").trim().split("\n").pop()?.trim();
-    if (named && existsSync(named)) return named;
-  } catch {
-    // no Node 24 named: this process's node
-  }
-  return process.execPath;
+  return process.env.BENCH_NODE || process.execPath;
 }
 
 export const settings = {

@@ -12,7 +12,12 @@ const CLIENT_VALUE_SQLSTATE = /^(22|54)/;
  * caller's to act on (undefined).
  */
 export function toDomainError(error: unknown): DomainError | undefined {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) {
+    // A statement run through the driver itself (postgres-executor.ts, the embedded engine).
+    const sqlState = driverErrorSqlState(error);
+    if (sqlState && CLIENT_VALUE_SQLSTATE.test(sqlState)) return new DomainError("invalid", TOO_LARGE);
+    return undefined;
+  }
   switch (error.code) {
     case "P2002":
       return new DomainError("conflict", `A concurrent request wrote the same ${describeTarget(error)} first; retry the request`);
@@ -25,15 +30,22 @@ export function toDomainError(error: unknown): DomainError | undefined {
       return new DomainError("invalid", "A value in the request is out of the range the database can store");
   }
   const sqlState = driverSqlState(error);
-  if (sqlState && CLIENT_VALUE_SQLSTATE.test(sqlState)) {
-    return new DomainError("invalid", "A value in the request is too large or out of range to store or index");
-  }
+  if (sqlState && CLIENT_VALUE_SQLSTATE.test(sqlState)) return new DomainError("invalid", TOO_LARGE);
   return undefined;
 }
 
+const TOO_LARGE = "A value in the request is too large or out of range to store or index";
+
 /** Whether a write failed on a unique key: another writer got there first. */
 export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  return (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || driverErrorSqlState(error) === "23505";
+}
+
+/** The SQLSTATE of an error from the driver itself (`pg`'s and PGlite's errors both carry it as `code`, with a `severity`). */
+function driverErrorSqlState(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null || !("severity" in error)) return undefined;
+  const { code } = error as { code?: unknown };
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
 function describeTarget(error: Prisma.PrismaClientKnownRequestError): string {

@@ -135,22 +135,12 @@ export function createArtifactRepository(db: DbTx) {
   }
 
   return {
-    /** Writes the artifact with its memory-bank entry and its (pending) vector rows, in one transaction. */
-    async insert(workspaceId: string, artifact: NewArtifact): Promise<string> {
-      const id = newSortableId("art", artifact.createdAt);
-      const { vectors, memory } = dependents(id, artifact);
-      await db.artifact.create({
-        data: { ...artifactColumns(id, workspaceId, artifact), embeddings: { create: vectors }, memory: { create: memory } },
-        select: { id: true },
-      });
-      if (keepsProtoKey(artifact.content)) await rewriteContent(workspaceId, id, artifact.content);
-      return id;
-    },
-
     /**
-     * `insert` for many artifacts, inside the caller's transaction, one statement per table: the
-     * triggers that keep the word counts (migration `search_at_scale`) then run once for all of
-     * them rather than once each, which made an import of 1,000 artifacts three times slower.
+     * Imported artifacts with their memory-bank entries and (pending) vector rows, inside the
+     * caller's transaction, one statement per table: the triggers that keep the word counts
+     * (migration `search_at_scale`) then run once for all of them rather than once each, which made
+     * an import of 1,000 artifacts three times slower. (A push writes through
+     * artifact-push.repository.ts.)
      * Returns the ids in input order.
      */
     async insertMany(workspaceId: string, artifacts: NewArtifact[]): Promise<string[]> {

@@ -7,6 +7,7 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { ArtifactRecord, ArtifactRepository, ArtifactSummaryRecord } from "../repositories/artifact.repository";
 import type { ArtifactDetailRecord, ArtifactDetailRepository } from "../repositories/artifact-detail.repository";
+import type { ArtifactPushRepository } from "../repositories/artifact-push.repository";
 import type { ArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import type { IdempotencyRepository } from "../repositories/idempotency.repository";
 import type { ArtifactFilters } from "../search/artifact-filters";
@@ -27,12 +28,11 @@ export interface PushResult {
 }
 
 export interface ArtifactServiceDeps {
-  artifacts: Pick<ArtifactRepository, "insert" | "feedbackPage">;
+  artifacts: Pick<ArtifactRepository, "feedbackPage">;
+  pushes: ArtifactPushRepository;
   details: ArtifactDetailRepository;
   search: ArtifactSearchRepository;
-  idempotency: Pick<IdempotencyRepository, "find">;
-  /** Runs `fn` in one transaction with repositories bound to it. */
-  inTransaction<T>(fn: (repos: { artifacts: ArtifactRepository; idempotency: IdempotencyRepository }) => Promise<T>): Promise<T>;
+  idempotency: Pick<IdempotencyRepository, "find" | "deleteExpired">;
   embeddings: EmbeddingsProvider;
   wakeIndexer(): void;
   clock: Clock;
@@ -90,7 +90,7 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
     async push(principal: ApiKeyPrincipal, request: CreateArtifactRequest, idempotencyKey?: string): Promise<PushResult> {
       const draft = draftFrom(principal, request);
       if (idempotencyKey === undefined) {
-        const artifactId = await artifacts.insert(principal.workspaceId, draft);
+        const artifactId = await deps.pushes.insert(principal.workspaceId, draft);
         deps.wakeIndexer();
         return { artifactId, replayed: false };
       }
@@ -98,20 +98,11 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
       const replay = await replayOrConflict(principal, idempotencyKey, fingerprint);
       if (replay) return replay;
       try {
-        const artifactId = await deps.inTransaction(async (tx) => {
-          const now = clock.now();
-          await tx.idempotency.deleteExpired(principal.workspaceId, principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
-          const id = await tx.artifacts.insert(principal.workspaceId, draft);
-          await tx.idempotency.insert(principal.workspaceId, {
-            apiKeyId: principal.keyId,
-            idempotencyKey,
-            requestHash: fingerprint,
-            responseStatus: 201,
-            responseBody: { artifactId: id, status: "draft" },
-            createdAt: now,
-          });
-          return id;
-        });
+        const now = clock.now();
+        // An expired record frees its key; deleting it apart from the write loses nothing, whatever the write does.
+        await deps.idempotency.deleteExpired(principal.workspaceId, principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
+        const record = { apiKeyId: principal.keyId, idempotencyKey, requestHash: fingerprint, createdAt: now };
+        const artifactId = await deps.pushes.insert(principal.workspaceId, draft, record);
         deps.wakeIndexer();
         return { artifactId, replayed: false };
       } catch (error) {

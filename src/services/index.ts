@@ -11,6 +11,7 @@ import { createQueryVectorCache } from "../search/query-vector-cache";
 import { createArtifactSearchRepository } from "../repositories/artifact-search.repository";
 import { createDataSourceRepository } from "../repositories/data-source.repository";
 import { createDirectiveRepository } from "../repositories/directive.repository";
+import { createArtifactPushRepository } from "../repositories/artifact-push.repository";
 import { createIdempotencyRepository } from "../repositories/idempotency.repository";
 import { createMemoryRepository } from "../repositories/memory.repository";
 import { createQueryIntelligenceRepository } from "../repositories/query-intelligence.repository";
@@ -139,11 +140,10 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     connectedApps,
     artifacts: createArtifactService({
       artifacts,
+      pushes: createArtifactPushRepository(database.executor),
       details: createArtifactDetailRepository(database.executor),
       search: createArtifactSearchRepository(db, vectorIndexes),
       idempotency: createIdempotencyRepository(db),
-      inTransaction: (fn) =>
-        db.$transaction((tx) => fn({ artifacts: createArtifactRepository(tx), idempotency: createIdempotencyRepository(tx) })),
       embeddings,
       wakeIndexer: () => indexer.wake(),
       clock,

@@ -5,7 +5,7 @@ import { createLogger } from "../../src/lib/logger";
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import { nearestQuery } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
-import { pushArtifact, validatedArtifact } from "../support/artifacts";
+import { minimalArtifact, pushArtifact, validatedArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { ownIndexOnWorker } from "../support/citus-shards";
 import { TEST_DATABASE_URL, clusterNodes } from "../support/postgres-server";
@@ -175,6 +175,14 @@ describe("one workspace's request runs on one node (Citus router plans)", () => 
   it("push", async () => {
     const plans = await plansOf(() => pushArtifact(t, ws.auth, { summary: "Mobile refunds rose in October" }));
     expect(distributedStatements(plans)).toBeGreaterThanOrEqual(1);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  it("push with an Idempotency-Key, and its retry", async () => {
+    const push = () =>
+      request(t.app).post("/api/v1/artifacts").set(ws.auth).set("Idempotency-Key", "router-plans").send(minimalArtifact({ summary: "Card refunds rose in May" })).expect(201);
+    const plans = [...(await plansOf(push)), ...(await plansOf(push))];
+    expect(distributedStatements(plans)).toBeGreaterThanOrEqual(3);
     expect(multiNode(plans)).toEqual([]);
   });
 

@@ -1,0 +1,88 @@
+import type { SqlExecutor } from "../db/migrations";
+import { isUniqueViolation } from "../db/database-errors";
+import { conflict } from "../domain/errors";
+import { newId, newSortableId } from "../lib/ids";
+import { artifactBodyText } from "../search/artifact-body-text";
+import type { NewArtifact } from "./artifact.repository";
+
+/** What a push under an Idempotency-Key records beside the artifact, to answer its retries. */
+export interface PushRecord {
+  apiKeyId: string;
+  idempotencyKey: string;
+  requestHash: string;
+  createdAt: Date;
+}
+
+const IDEMPOTENCY_KEY_TAKEN = "A concurrent request wrote the same idempotency record key first; retry the request";
+
+/** JSON columns: absent and null are SQL NULL; anything else its JSON text (an own `__proto__` key included). */
+const jsonText = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+// One statement: the artifact, its two pending vector rows and its memory-bank entry (inactive, as
+// the vectors are unsearchable, until a review validates it), and the idempotency record when there
+// is one. A statement is atomic without a transaction block, and each table is named with the
+// workspace, so Citus routes every part to the workspace's node. The body's chunks are added by the
+// artifacts' insert trigger (migration `artifact_body_chunks`).
+const INSERT_PUSHED = `WITH artifact AS (
+  INSERT INTO artifacts (id, workspace_id, status, "trigger", summary, why, confidence, confidence_explanation, content, body_text,
+    recommendation, key_findings, recommendations, source_system, data_sources, code_executed, created_by_key_id, created_by,
+    previous_artifact_id, created_at, updated_at)
+  VALUES ($1, $2, 'draft', 'external', $3, $4, $5, $6, $7::json, $8, $9, $10::jsonb, $11::jsonb, $12, $13::jsonb, $14::jsonb, $15, $16, $17, $18, $18)
+  RETURNING id
+), vectors AS (
+  INSERT INTO artifact_embeddings (id, workspace_id, artifact_id, facet, searchable)
+  VALUES ($1 || ':headline', $2, $1, 'headline', false), ($1 || ':body', $2, $1, 'body', false)
+), memory AS (
+  INSERT INTO memories (id, workspace_id, type, statement, active, artifact_id, created_at)
+  VALUES ($19, $2, 'finding', $3, false, $1, $18)
+)`;
+
+const RECORD = `, record AS (
+  INSERT INTO idempotency_records (id, workspace_id, api_key_id, idempotency_key, request_hash, response_status, response_body, created_at)
+  VALUES ($20, $2, $21, $22, $23, 201, json_build_object('artifactId', $1::text, 'status', 'draft')::jsonb, $24)
+)`;
+
+/**
+ * The write behind a push, as close to the database as a write gets: one statement through the
+ * driver (Prisma's nested create took a transaction of five statements, 12.6 ms against 7.9 for
+ * the statement alone at 1,000 realistic artifacts, embedded).
+ */
+export function createArtifactPushRepository(sql: SqlExecutor) {
+  return {
+    /** Stores a pushed draft (and `record`, when given: a conflict when a concurrent push recorded the same key first); its id. */
+    async insert(workspaceId: string, artifact: NewArtifact, record?: PushRecord): Promise<string> {
+      const id = newSortableId("art", artifact.createdAt);
+      const params: unknown[] = [
+        id,
+        workspaceId,
+        artifact.summary,
+        artifact.why,
+        artifact.confidence,
+        artifact.confidenceExplanation,
+        jsonText(artifact.content),
+        artifactBodyText(artifact.content) || null,
+        artifact.recommendation ?? null,
+        jsonText(artifact.keyFindings),
+        jsonText(artifact.recommendations),
+        artifact.sourceSystem ?? null,
+        jsonText(artifact.dataSources),
+        jsonText(artifact.codeExecuted),
+        artifact.createdByKeyId,
+        artifact.createdBy,
+        artifact.previousArtifactId ?? null,
+        artifact.createdAt,
+        newId("mem"),
+      ];
+      if (record) params.push(newId("idem"), record.apiKeyId, record.idempotencyKey, record.requestHash, record.createdAt);
+      try {
+        await sql.query(`${INSERT_PUSHED}${record ? RECORD : ""} SELECT id FROM artifact`, params);
+      } catch (error) {
+        if (record && isUniqueViolation(error)) throw conflict(IDEMPOTENCY_KEY_TAKEN);
+        throw error;
+      }
+      return id;
+    },
+  };
+}
+
+export type ArtifactPushRepository = ReturnType<typeof createArtifactPushRepository>;

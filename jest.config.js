@@ -6,13 +6,15 @@
 // (tests/server/server-process.test.ts), and the telemetry tests, which start that same embedded
 // server process (tests/telemetry/).
 // The Citus pass (scripts/test-citus.sh) is a PostgreSQL pass on a Citus coordinator that also runs
-// tests/citus/, and leaves out two files about plain PostgreSQL alone: hash partitions by workspace
-// (the single-server alternative to Citus, docs/deployment.md §6) and the keys_carry_workspace
-// migration over a database of the older schema, which Citus could never have distributed.
+// tests/citus/, and leaves out three files about plain PostgreSQL alone: hash partitions by workspace
+// (the single-server alternative to Citus, docs/deployment.md §6), the keys_carry_workspace
+// migration over a database of the older schema, which Citus could never have distributed, and the
+// database stopped under the service (tests/postgres/database-outage.test.ts), which starts a plain
+// server of its own.
 const postgresPass = Boolean(process.env.TEST_DATABASE_URL);
 const citusPass = Boolean(process.env.WSI_TEST_CITUS);
 const ignored = postgresPass
-  ? [...(citusPass ? ["/tests/search/partitioned-tables\\.test\\.ts$", "/tests/db/keys-carry-workspace-migration\\.test\\.ts$"] : ["/tests/citus/"]), "/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$", "/tests/telemetry/"]
+  ? [...(citusPass ? ["/tests/search/partitioned-tables\\.test\\.ts$", "/tests/db/keys-carry-workspace-migration\\.test\\.ts$", "/tests/postgres/database-outage\\.test\\.ts$"] : ["/tests/citus/"]), "/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$", "/tests/telemetry/"]
   : ["/tests/postgres/", "/tests/citus/"];
 
 /** @type {import('jest').Config} */

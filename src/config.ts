@@ -16,6 +16,8 @@ export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
  * admin command. See docs/deployment.md for larger plans.
  */
 export const DEFAULT_DATABASE_POOL_SIZE = 5;
+/** How long a request waits for a connection to DATABASE_URL (a new one, or a free one of the pool) before it is answered 503. */
+export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * The most `maintenance_work_mem` one build of a workspace's own vector index raises its session
@@ -125,6 +127,10 @@ const EnvSchema = z
     DATABASE_POOL_SIZE: z.preprocess(
       blankToUndefined,
       z.coerce.number().int().min(1).max(500).default(DEFAULT_DATABASE_POOL_SIZE),
+    ),
+    DATABASE_CONNECT_TIMEOUT_MS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_CONNECT_TIMEOUT_MS),
     ),
     TRUST_PROXY: TrustProxy,
     DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./.data")),
@@ -273,6 +279,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Most connections one process opens to DATABASE_URL. */
   databasePoolSize: number;
+  /** How long a request waits for a connection to DATABASE_URL before it fails as unavailable (503). */
+  databaseConnectTimeoutMs: number;
   /** Express's `trust proxy` setting: false, true, a hop count, or addresses of trusted proxies. */
   trustProxy: boolean | number | string;
   dataDir: string;
@@ -331,6 +339,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? defaultListenHost(env),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     adminToken: env.ADMIN_TOKEN,

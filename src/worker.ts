@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     throw new ConfigError(["DATABASE_URL: the worker needs the shared PostgreSQL; on the embedded database the server indexes by itself"]);
   }
-  const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
+  const database = postgresDatabase(config.databaseUrl, config.databasePoolSize, config.databaseConnectTimeoutMs);
   // As the web process does: never work on a schema that lacks a migration or an old pgvector.
   const databaseUrl = config.databaseUrl;
   await assertDatabaseReady(database.executor).catch((error: unknown) => {

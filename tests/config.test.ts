@@ -169,6 +169,12 @@ describe("production settings with DATABASE_URL", () => {
     expect(loadConfig({ ...production, DATABASE_POOL_SIZE: "12" }).databasePoolSize).toBe(12);
   });
 
+  it("answers 503 after 2 s without a database connection unless DATABASE_CONNECT_TIMEOUT_MS says otherwise", () => {
+    expect(loadConfig(production).databaseConnectTimeoutMs).toBe(2_000);
+    expect(loadConfig({ ...production, DATABASE_CONNECT_TIMEOUT_MS: "5000" }).databaseConnectTimeoutMs).toBe(5_000);
+    for (const value of ["0", "soon", "1.5"]) expect(() => loadConfig({ ...production, DATABASE_CONNECT_TIMEOUT_MS: value })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+  });
+
   it("lets a vector index build raise maintenance_work_mem to 256 MB unless INDEX_BUILD_MEMORY_MB says otherwise", () => {
     expect(loadConfig({}).indexBuildMemoryMb).toBe(256);
     expect(loadConfig({ INDEX_BUILD_MEMORY_MB: "1024" }).indexBuildMemoryMb).toBe(1024);

@@ -701,6 +701,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     pushArtifact: {
@@ -872,6 +891,25 @@ export interface operations {
                      * @example {
                      *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1050,6 +1088,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listFeedback: {
@@ -1182,6 +1239,25 @@ export interface operations {
                      * @example {
                      *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1335,6 +1411,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     recallMemories: {
@@ -1450,6 +1545,25 @@ export interface operations {
                      * @example {
                      *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1593,6 +1707,25 @@ export interface operations {
                      * @example {
                      *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -1746,6 +1879,25 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listSkills: {
@@ -1876,6 +2028,25 @@ export interface operations {
                      * @example {
                      *       "error": "Too many requests from this API key: the limit is 600 per 60 s; retry after 12 s",
                      *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
@@ -2049,6 +2220,25 @@ export interface operations {
                      * @example {
                      *       "error": "File storage unreachable.",
                      *       "code": "bad_gateway"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once). */
+            503: {
+                headers: {
+                    /** @description Id of this request, to quote when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)",
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];

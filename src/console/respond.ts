@@ -48,6 +48,7 @@ const TITLES: Record<number, string> = {
   409: "Already reviewed",
   413: "Too large",
   429: "Slow down",
+  503: "Not available right now",
 };
 
 export function pageForError(res: Response, error: ApiError): void {

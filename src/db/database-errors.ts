@@ -12,6 +12,7 @@ const CLIENT_VALUE_SQLSTATE = /^(22|54)/;
  * caller's to act on (undefined).
  */
 export function toDomainError(error: unknown): DomainError | undefined {
+  if (isDatabaseUnavailable(error)) return new DomainError("unavailable", DATABASE_UNAVAILABLE);
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) {
     // A statement run through the driver itself (postgres-executor.ts, the embedded engine).
     const sqlState = driverErrorSqlState(error);
@@ -32,6 +33,45 @@ export function toDomainError(error: unknown): DomainError | undefined {
   const sqlState = driverSqlState(error);
   if (sqlState && CLIENT_VALUE_SQLSTATE.test(sqlState)) return new DomainError("invalid", TOO_LARGE);
   return undefined;
+}
+
+const DATABASE_UNAVAILABLE =
+  "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)";
+
+// SQLSTATEs of a database that is away rather than of a statement at fault: class 08 (connection
+// exception; Citus's "connection to the remote node … failed" when a worker is down), 57P01–57P03
+// (terminated by a shutdown or restart, or not accepting connections yet), 53300 (no connection
+// slot left) and 57014 (the statement timed out).
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300|57014)$/;
+// Node's socket errors, and pg's own words for a connection that closed or never opened in time.
+const UNREACHABLE_SOCKET = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+// How Prisma's driver adapters name the same (@prisma/driver-adapter-utils), and its own codes for
+// a server it cannot reach (P1001, P1002), that timed out (P1008) or closed the connection (P1017),
+// and a pool with no connection free in time (P2024).
+const UNREACHABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TlsConnectionError"]);
+const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+
+/**
+ * Whether an error says the database (or, on Citus, a node of it) could not be reached or did not
+ * answer in time, rather than that the statement was refused: the request may succeed when
+ * retried, and nothing it sent was kept (a statement is atomic; a push is retried with its
+ * Idempotency-Key).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    if (UNREACHABLE_PRISMA_CODES.has(error.code)) return true;
+    const cause = (error.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
+    if (typeof cause?.kind === "string" && UNREACHABLE_ADAPTER_KINDS.has(cause.kind)) return true;
+    return typeof cause?.originalCode === "string" && UNAVAILABLE_SQLSTATE.test(cause.originalCode);
+  }
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  // Read by shape, not `instanceof Error`: a socket's error is made by Node's own realm.
+  if (typeof error !== "object" || error === null) return false;
+  const sqlState = driverErrorSqlState(error);
+  if (sqlState) return UNAVAILABLE_SQLSTATE.test(sqlState);
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (typeof code === "string" && UNREACHABLE_SOCKET.has(code)) || (typeof message === "string" && UNREACHABLE_MESSAGE.test(message));
 }
 
 const TOO_LARGE = "A value in the request is too large or out of range to store or index";

@@ -43,9 +43,14 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
   };
 }
 
-/** A managed Postgres through one `pg` pool of at most `poolSize` connections per process. */
-export function postgresDatabase(connectionString: string, poolSize?: number): Database {
-  const pool = new Pool({ connectionString, ...(poolSize ? { max: poolSize } : {}) });
+/**
+ * A managed Postgres through one `pg` pool of at most `poolSize` connections per process. With
+ * `connectTimeoutMs`, a request waits at most that long for a connection (a new one, or a free one
+ * of a full pool) and then fails as unavailable (database-errors.ts), instead of waiting on a
+ * server that accepts connections and never answers them.
+ */
+export function postgresDatabase(connectionString: string, poolSize?: number, connectTimeoutMs?: number): Database {
+  const pool = new Pool({ connectionString, ...(poolSize ? { max: poolSize } : {}), ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) });
   // The pool drops an idle connection the server closes (restart, failover, a terminated backend)
   // and opens another on next use, but it also emits the error: unheard, that ends the process.
   pool.on("error", () => undefined);

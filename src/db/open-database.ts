@@ -9,9 +9,9 @@ import { applyMigrations } from "./migrations";
  * release phase, and refused here until it is), or the embedded engine under DATA_DIR, migrated
  * here before first use.
  */
-export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir" | "databasePoolSize">): Promise<Database> {
+export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir" | "databasePoolSize"> & Partial<Pick<Config, "databaseConnectTimeoutMs">>): Promise<Database> {
   if (config.databaseUrl) {
-    const database = postgresDatabase(config.databaseUrl, config.databasePoolSize);
+    const database = postgresDatabase(config.databaseUrl, config.databasePoolSize, config.databaseConnectTimeoutMs);
     try {
       await assertDatabaseReady(database.executor);
     } catch (error) {

@@ -18,6 +18,8 @@ export const DOMAIN_ERROR_KINDS = [
   "unprocessable",
   /** A service this one depends on (file storage) failed; retrying later may succeed. */
   "dependency_failed",
+  /** The data the operation needs cannot be reached now (the database, or the node holding the workspace, is down or not answering); retrying shortly may succeed. */
+  "unavailable",
 ] as const;
 
 export type DomainErrorKind = (typeof DOMAIN_ERROR_KINDS)[number];

@@ -12,7 +12,11 @@ export const WIRE_CODE_OF: Record<DomainErrorKind, ErrorCode> = {
   conflict: "conflict",
   unprocessable: "unprocessable",
   dependency_failed: "bad_gateway",
+  unavailable: "service_unavailable",
 };
+
+/** Seconds a client is asked to wait before retrying what the database could not serve: a restart or a node's return takes about this long. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The one translation of an error into what a client is told, for every adapter (REST's
@@ -23,6 +27,9 @@ export const WIRE_CODE_OF: Record<DomainErrorKind, ErrorCode> = {
 export function toClientError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
   const domain = error instanceof DomainError ? error : toDomainError(error);
-  if (domain) return new ApiError(WIRE_CODE_OF[domain.kind], domain.message);
+  if (domain) {
+    const headers = domain.kind === "unavailable" ? { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } : undefined;
+    return new ApiError(WIRE_CODE_OF[domain.kind], domain.message, headers);
+  }
   return toClientApiError(error);
 }

@@ -105,6 +105,16 @@ function implicitResponses(route: Route): Record<number, ResponseContract> {
   if (route.conditional) {
     responses[304] = { description: "Not modified: the `If-None-Match` tag is still current. No body." };
   }
+  if (route.auth.kind !== "public") {
+    // Every authenticated route reads the database (its credentials, at least).
+    responses[503] = {
+      description:
+        "The database, or the node that holds the workspace, is not answering: retry after `Retry-After` seconds (a push retried with its `Idempotency-Key` is stored once).",
+      schema: ErrorSchema,
+      headers: { "Retry-After": { description: "Seconds to wait before retrying.", schema: STRING } },
+      example: errorExample("service_unavailable", "The workspace's data cannot be reached right now: the database, or the node that holds the workspace, is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)"),
+    };
+  }
   return responses;
 }
 

@@ -34,6 +34,11 @@ describe("the one mapping of database errors", () => {
     });
   });
 
+  it("maps a value refused through the driver itself (no Prisma) to 400, as through Prisma", async () => {
+    const error = await databaseError(() => t.database.executor.query("SELECT $1::int AS n", ["not a number"]));
+    expect(toClientError(error)).toMatchObject({ status: 400, code: "bad_request" });
+  });
+
   it("maps a missing record to 404 not found", async () => {
     const error = await databaseError(() => t.database.prisma.directive.update({ where: { workspaceId_id: { workspaceId: "ws_missing", id: "dir_missing" } }, data: { content: "x" } }));
     expect(toClientError(error)).toMatchObject({ status: 404, code: "not_found" });

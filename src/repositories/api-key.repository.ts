@@ -23,11 +23,18 @@ const KEY_FIELDS = {
 
 export function createApiKeyRepository(db: DbTx) {
   return {
-    create(
+    /**
+     * The digest's row first, then the key's: a key never exists without the row authentication
+     * finds it by. (Two statements: on Citus one of them is on a table on every node and the other
+     * on the workspace's node; a digest left without its key, should the second fail, finds nothing.)
+     */
+    async create(
       workspaceId: string,
       data: { name: string; scopes: string[]; hash: string; start: string },
     ): Promise<ApiKeyRecord> {
-      return db.apiKey.create({ data: { id: newId("key"), workspaceId, ...data }, select: KEY_FIELDS });
+      const id = newId("key");
+      await db.apiKeyDigest.create({ data: { hash: data.hash, workspaceId, keyId: id }, select: { hash: true } });
+      return db.apiKey.create({ data: { id, workspaceId, ...data }, select: KEY_FIELDS });
     },
 
     listByWorkspace(workspaceId: string): Promise<ApiKeyRecord[]> {
@@ -35,13 +42,16 @@ export function createApiKeyRepository(db: DbTx) {
     },
 
     /**
-     * Looks a key up by the digest of its secret: the one lookup that cannot name a workspace, since
-     * finding the workspace is what it is for. The digest is indexed but not unique (a unique key
-     * would have to carry workspace_id); 238 random bits per secret make two equal digests as
-     * unlikely as a guessed secret.
+     * Looks a key up by the digest of its secret, before its workspace is known: the digest's row
+     * names the key and its workspace (api_key_digests, on every node of a Citus cluster), and the
+     * key is then read where its workspace lives. A node that is down then refuses only the keys of
+     * the workspaces it holds. 238 random bits per secret make two equal digests as unlikely as a
+     * guessed secret.
      */
-    findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
-      return db.apiKey.findFirst({ where: { hash }, select: { ...KEY_FIELDS, hash: true } });
+    async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
+      const digest = await db.apiKeyDigest.findUnique({ where: { hash }, select: { workspaceId: true, keyId: true } });
+      if (!digest) return null;
+      return db.apiKey.findFirst({ where: { workspaceId: digest.workspaceId, id: digest.keyId, hash }, select: { ...KEY_FIELDS, hash: true } });
     },
 
     /** The workspace of a key known by id alone (the admin API's deprecated revoke path), so that what follows can name it. */

@@ -23,7 +23,9 @@ afterAll(async () => {
 describe("word counts that shrink, on a database distributed before the migration", () => {
   it("removes the rows left at 0, and the trigger on the shards removes a word's row with its last document", async () => {
     const url = await createEmptyDatabase(SERVER, name);
-    await migrateDatabase(url, { migrations: loadMigrations().filter((migration) => migration.name < SHRINK) });
+    // Every migration but this one: the service of this release, which fills the database below,
+    // needs the later ones (the keys' digests, migration key_digests).
+    await migrateDatabase(url, { migrations: loadMigrations().filter((migration) => migration.name !== SHRINK) });
     t = await createTestApp({ databaseUrl: url });
     const ws = await createWorkspaceWithKey(t.services);
     const rows = async () =>

@@ -1,0 +1,74 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import request from "supertest";
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
+import { postgresDatabase } from "../../src/db/database";
+import { migrateDatabase } from "../../src/db/database-readiness";
+import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
+
+// One worker of a Citus cluster killed under a running service: a cluster of this file's own (the
+// pass's shared one serves every other file meanwhile), a coordinator and two workers. Keys are
+// looked up through a table on every node, so the workspaces on the healthy worker go on being
+// served, keys this process has not seen included; the dead worker's are answered 503 with
+// Retry-After at once; and everything is served again once the worker is back, with no restart.
+
+const CLUSTER = path.resolve(__dirname, "..", "..", "scripts", "citus-cluster.sh");
+const TOOL = process.env.CITUS_TOOL ?? path.resolve(__dirname, "..", "..", "..", "shared", "tools", "citus");
+
+let dir: string;
+let t: TestApp;
+const onWorker: Record<string, WorkspaceWithKey[]> = {};
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "wsi-citus-outage-"));
+  const url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
+  await migrateDatabase(url);
+  t = await createTestApp({ database: postgresDatabase(url, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS) });
+  // Workspaces until both workers hold some: a workspace's node is its shard's.
+  const workers = new Map(
+    (await t.database.executor.query<{ name: string; port: number }>(`SELECT nodename AS name, nodeport AS port FROM pg_dist_node WHERE groupid > 0 ORDER BY groupid`)).map(
+      (node, i) => [node.port, `worker${i + 1}`],
+    ),
+  );
+  while (!(onWorker.worker1?.length && onWorker.worker2?.length)) {
+    const ws = await createWorkspaceWithKey(t.services);
+    const [placed] = await t.database.executor.query<{ port: number }>(
+      `SELECT nodeport AS port FROM citus_shards WHERE table_name = 'workspaces'::regclass AND shardid = get_shard_id_for_distribution_column('workspaces', $1::text)`,
+      [ws.workspaceId],
+    );
+    (onWorker[workers.get(placed!.port)!] ??= []).push(ws);
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await t?.close();
+  if (dir) execFileSync(CLUSTER, ["stop", dir]);
+});
+
+const briefing = (ws: WorkspaceWithKey) => request(t.app).get("/api/v1/briefing").set(ws.auth);
+
+describe("a Citus worker killed under a running service", () => {
+  it("refuses only the dead worker's workspaces, quickly, and serves them again once it is back", async () => {
+    execFileSync(TOOL, ["node", dir, "worker2", "kill"]);
+    try {
+      // Keys this process has not looked up yet, as every key is once its cached look-up expires.
+      for (const ws of onWorker.worker1!) await briefing(ws).expect(200);
+      for (const ws of onWorker.worker2!) {
+        const started = Date.now();
+        const res = await briefing(ws);
+        expect(res.status).toBe(503);
+        expect(res.headers["retry-after"]).toBe("5");
+        expect(res.body.code).toBe("service_unavailable");
+        expect(Date.now() - started).toBeLessThan(2_000);
+      }
+    } finally {
+      execFileSync(TOOL, ["node", dir, "worker2", "start"]);
+    }
+    await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
+    for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
+  });
+});

@@ -28,7 +28,9 @@ const APP_FIELDS = {
 
 export function createConnectedAppRepository(db: DbTx) {
   return {
+    /** The grant's workspace first, then the grant: a grant never exists without the row its tokens find it by. */
     async create(workspaceId: string, data: Omit<ConnectedAppRecord, "workspaceId" | "createdAt" | "lastUsedAt" | "revokedAt"> & { reviewerId: string }): Promise<ConnectedAppRecord> {
+      await db.grantWorkspace.create({ data: { grantId: data.id, workspaceId }, select: { grantId: true } });
       return db.connectedApp.create({ data: { workspaceId, ...data }, select: APP_FIELDS });
     },
 
@@ -36,9 +38,15 @@ export function createConnectedAppRepository(db: DbTx) {
       return db.connectedApp.findMany({ where: { workspaceId }, select: APP_FIELDS, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
     },
 
-    /** A grant found by its id alone: what an access token names, before the workspace is known. */
-    findById(id: string): Promise<ConnectedAppRecord | null> {
-      return db.connectedApp.findFirst({ where: { id }, select: APP_FIELDS });
+    /**
+     * A grant found by its id alone: what an access token names, before the workspace is known. Its
+     * workspace from grant_workspaces (on every node of a Citus cluster), then the grant on that
+     * workspace's node.
+     */
+    async findById(id: string): Promise<ConnectedAppRecord | null> {
+      const grant = await db.grantWorkspace.findUnique({ where: { grantId: id }, select: { workspaceId: true } });
+      if (!grant) return null;
+      return db.connectedApp.findUnique({ where: { workspaceId_id: { workspaceId: grant.workspaceId, id } }, select: APP_FIELDS });
     },
 
     /** The live grants one account approved in the workspace. */

@@ -34,7 +34,7 @@ let workspaceId: string;
 beforeAll(async () => {
   t = await createTestApp();
   ({ workspaceId } = await createWorkspaceWithKey(t.services));
-  await importContent(t.services, workspaceId, realisticWorkspace({ artifacts: 60, memories: 20 }));
+  await importContent(t.services, workspaceId, realisticWorkspace({ artifacts: 24, memories: 10 }));
   await t.services.indexer.runOnce(workspaceId);
 }, 180_000);
 afterAll(() => t.close());

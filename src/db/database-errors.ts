@@ -55,8 +55,7 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P
 /**
  * Whether an error says the database (or, on Citus, a node of it) could not be reached or did not
  * answer in time, rather than that the statement was refused: the request may succeed when
- * retried, and nothing it sent was kept (a statement is atomic; a push is retried with its
- * Idempotency-Key).
+ * retried (a push with its Idempotency-Key is then stored once).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {

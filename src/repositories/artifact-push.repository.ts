@@ -44,8 +44,8 @@ const RECORD = `, record AS (
 
 /**
  * The write behind a push, as close to the database as a write gets: one statement through the
- * driver (Prisma's nested create took a transaction of five statements, 12.6 ms against 7.9 for
- * the statement alone at 1,000 realistic artifacts, embedded).
+ * driver (Prisma's nested create took a transaction of five statements: a push cost 12.6 ms
+ * that way and 6.8 ms this way, at 1,000 realistic artifacts, embedded).
  */
 export function createArtifactPushRepository(sql: SqlExecutor) {
   return {

@@ -40,14 +40,15 @@ async function spendBudget(address: string): Promise<void> {
   for (let i = 0; i < BUDGET; i++) expect((await briefing(address, BAD_KEY)).status).toBe(401);
 }
 
-/** Counts the key table's lookups by hash (the real query runs; only its calls are counted). */
+/** Counts the look-ups of keys by the digest of their secret (the real query runs; only its calls are counted). */
 function countKeyLookups(): { readonly count: number; restore(): void } {
-  const findFirst = jest.spyOn(t.database.prisma.apiKey, "findFirst");
+  // A key is found by its digest in api_key_digests first (api-key.repository.ts).
+  const findUnique = jest.spyOn(t.database.prisma.apiKeyDigest, "findUnique");
   return {
     get count() {
-      return findFirst.mock.calls.filter(([args]) => (args?.where as { hash?: unknown } | undefined)?.hash !== undefined).length;
+      return findUnique.mock.calls.filter(([args]) => (args?.where as { hash?: unknown } | undefined)?.hash !== undefined).length;
     },
-    restore: () => findFirst.mockRestore(),
+    restore: () => findUnique.mockRestore(),
   };
 }
 

@@ -1,8 +1,5 @@
 import type { DbTx } from "../db/database";
-import { isUniqueViolation } from "../db/database-errors";
-import { conflict } from "../domain/errors";
 import type { Prisma } from "../generated/prisma/client";
-import { newId } from "../lib/ids";
 
 export interface IdempotencyRecord {
   requestHash: string;
@@ -10,8 +7,7 @@ export interface IdempotencyRecord {
   responseBody: Prisma.JsonValue;
 }
 
-const IDEMPOTENCY_KEY_TAKEN = "A concurrent request wrote the same idempotency record key first; retry the request";
-
+/** Stored outcomes of pushes under an Idempotency-Key; a push writes its record with the artifact (artifact-push.repository.ts). */
 export function createIdempotencyRepository(db: DbTx) {
   return {
     /** The stored outcome of a key's request under this idempotency key, if made after `since`. */
@@ -25,21 +21,6 @@ export function createIdempotencyRepository(db: DbTx) {
     /** Frees an idempotency key whose record has expired, so it can be used again. */
     async deleteExpired(workspaceId: string, apiKeyId: string, idempotencyKey: string, before: Date): Promise<void> {
       await db.idempotencyRecord.deleteMany({ where: { workspaceId, apiKeyId, idempotencyKey, createdAt: { lt: before } } });
-    },
-
-    /** A conflict when a concurrent request recorded the same key first: the service then replays that request's answer. */
-    async insert(
-      workspaceId: string,
-      record: IdempotencyRecord & { apiKeyId: string; idempotencyKey: string; createdAt: Date },
-    ): Promise<void> {
-      try {
-        await db.idempotencyRecord.create({
-          data: { id: newId("idem"), workspaceId, ...record, responseBody: record.responseBody as Prisma.InputJsonValue },
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(IDEMPOTENCY_KEY_TAKEN);
-        throw error;
-      }
     },
 
     /**

@@ -18,6 +18,8 @@ export const DEFAULT_DOWNLOAD_URL_TTL_SECONDS = 300;
 export const DEFAULT_DATABASE_POOL_SIZE = 5;
 /** How long a request waits for a connection to DATABASE_URL (a new one, or a free one of the pool) before it is answered 503. */
 export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 2_000;
+/** A request's statement longer than this is ended and answered 503: a Citus worker that hangs holds no connection longer. */
+export const DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS = 1_500;
 
 /**
  * The most `maintenance_work_mem` one build of a workspace's own vector index raises its session
@@ -131,6 +133,10 @@ const EnvSchema = z
     DATABASE_CONNECT_TIMEOUT_MS: z.preprocess(
       blankToUndefined,
       z.coerce.number().int().min(100).max(600_000).default(DEFAULT_DATABASE_CONNECT_TIMEOUT_MS),
+    ),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(
+      blankToUndefined,
+      z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS),
     ),
     TRUST_PROXY: TrustProxy,
     DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./.data")),
@@ -281,6 +287,8 @@ export interface Config {
   databasePoolSize: number;
   /** How long a request waits for a connection to DATABASE_URL before it fails as unavailable (503). */
   databaseConnectTimeoutMs: number;
+  /** How long a web process's statement may run before it is ended and answered 503 (index builds and the long admin transactions set their own). */
+  databaseStatementTimeoutMs: number;
   /** Express's `trust proxy` setting: false, true, a hop count, or addresses of trusted proxies. */
   trustProxy: boolean | number | string;
   dataDir: string;
@@ -340,6 +348,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
     trustProxy: env.TRUST_PROXY,
     dataDir: env.DATA_DIR,
     adminToken: env.ADMIN_TOKEN,

@@ -18,7 +18,7 @@ import { answerClientErrorsAsJson } from "./http/percent-encoding";
 import { systemClock } from "./lib/clock";
 import { createLogger } from "./lib/logger";
 import { createServices } from "./services";
-import { observeEmbeddingBacklog } from "./telemetry/instruments";
+import { observeEmbeddingBacklog, observeNodeReachability } from "./telemetry/instruments";
 import { describeTelemetry } from "./telemetry/telemetry-summary";
 
 // Requests in flight get this long after SIGTERM; the process is gone by the deadline whatever
@@ -29,7 +29,7 @@ const SHUTDOWN_DEADLINE_MS = 9_500;
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, logger);
   const embedded = database.kind === "embedded";
   const indexInProcess = config.indexer === "in-process";
   // With INDEXER=worker this process embeds queries only: no index threads, no copies of the model for them.
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     observeEmbeddingBacklog(() => services.indexer.backlog());
   }
   const telemetry = startedTelemetry();
+  observeNodeReachability(() => database.nodes.known());
   // With INDEXER=worker the worker processes do the background work, housekeeping included.
   const housekeeping = createHousekeeping({ db: database.prisma, clock: systemClock, logger, refreshPlannerStatistics: embedded });
   if (indexInProcess) {

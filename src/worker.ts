@@ -23,6 +23,9 @@ const SHUTDOWN_DEADLINE_MS = 9_500;
 // While writers' notices do not arrive (pending-rows-notice.ts), a worker looks for new rows every
 // second: web processes have no other way to wake it.
 const WORKER_POLL_MS = 1_000;
+// No client waits on the worker's statements (index builds set none at all); this only bounds one
+// stuck on a Citus worker that hangs, after which the job tries again.
+const WORKER_STATEMENT_TIMEOUT_MS = 60_000;
 
 interface BackgroundJob {
   start(): void;
@@ -35,7 +38,12 @@ async function main(): Promise<void> {
   if (!config.databaseUrl) {
     throw new ConfigError(["DATABASE_URL: the worker needs the shared PostgreSQL; on the embedded database the server indexes by itself"]);
   }
-  const database = postgresDatabase(config.databaseUrl, config.databasePoolSize, config.databaseConnectTimeoutMs);
+  const database = postgresDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: WORKER_STATEMENT_TIMEOUT_MS,
+    logger,
+  });
   // As the web process does: never work on a schema that lacks a migration or an old pgvector.
   const databaseUrl = config.databaseUrl;
   await assertDatabaseReady(database.executor).catch((error: unknown) => {

@@ -258,7 +258,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers and has this release's migrations
-         * @description 200 when the database answers, has pgvector 0.8.0 or newer and every migration this release brings; 503 otherwise, saying which. For a platform's readiness probe: a process answering 503 is kept out of rotation, not restarted.
+         * @description 200 when the database answers, has pgvector 0.8.0 or newer and every migration this release brings; 503 otherwise, saying which. For a platform's readiness probe: a process answering 503 is kept out of rotation, not restarted. On a Citus cluster the answer lists the workers and whether the coordinator reaches each: a worker that is away leaves the process ready (its workspaces are answered 503 meanwhile, the others served).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2402,6 +2402,14 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok";
+                        /** @description On a Citus cluster only: each worker and whether the coordinator reaches it. */
+                        nodes?: {
+                            /** @description The worker, host:port as the cluster names it. */
+                            node: string;
+                            reachable: boolean;
+                            /** @description Since when, as far as this process knows (ISO 8601). */
+                            since: string;
+                        }[];
                     };
                 };
             };

@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from "express";
 import { ApiError, badRequest } from "../http/api-error";
-import { toClientError } from "../http/client-error";
+import { finalClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
@@ -64,7 +64,7 @@ export function consoleRouter(
   });
   router.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
-    const apiError = toClientError(error);
+    const apiError = finalClientError(error);
     if (apiError) return pageForError(res, apiError);
     logger.error({ requestId: res.locals.requestId, method: req.method, path: req.path, err: error }, "console error");
     sendPage(res, 500, messagePage(chromeOf(res), "Something went wrong", `Quote request id ${res.locals.requestId} when reporting it.`));

@@ -12,7 +12,11 @@ const CLIENT_VALUE_SQLSTATE = /^(22|54)/;
  * caller's to act on (undefined).
  */
 export function toDomainError(error: unknown): DomainError | undefined {
-  if (isDatabaseUnavailable(error)) return new DomainError("unavailable", DATABASE_UNAVAILABLE);
+  if (isDatabaseUnavailable(error)) {
+    // The refusal of a workspace whose node is away names the node; any other says what may be away.
+    const message = adapterMessage(error);
+    return new DomainError("unavailable", message?.startsWith(NODE_UNREACHABLE) ? message : DATABASE_UNAVAILABLE, { cause: error });
+  }
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) {
     // A statement run through the driver itself (postgres-executor.ts, the embedded engine).
     const sqlState = driverErrorSqlState(error);
@@ -73,6 +77,35 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return (typeof code === "string" && UNREACHABLE_SOCKET.has(code)) || (typeof message === "string" && UNREACHABLE_MESSAGE.test(message));
 }
 
+/**
+ * A workspace's statement refused before it was sent because the node holding the workspace is
+ * known to be away (cluster-nodes.ts). Shaped as the driver's connection failure (SQLSTATE
+ * 08006), so that it reaches the domain through Prisma as any other.
+ */
+export class NodeUnreachableError extends Error {
+  readonly code = "08006";
+  readonly severity = "ERROR";
+  constructor(readonly node: string) {
+    super(`${NODE_UNREACHABLE} (${node}) is not answering; retry after the Retry-After seconds (a push retried with its Idempotency-Key is stored once)`);
+    this.name = "NodeUnreachableError";
+  }
+}
+
+const NODE_UNREACHABLE = "The workspace's data cannot be reached right now: the database node that holds it";
+
+export type UnavailableCause = "node_unreachable" | "statement_timeout" | "connection";
+
+/** Why an operation was answered unavailable, for the metrics (undefined: it was not). */
+export function unavailableCause(error: unknown): UnavailableCause | undefined {
+  if (error instanceof DomainError) return error.kind === "unavailable" ? unavailableCause(error.cause) ?? "connection" : undefined;
+  if (error instanceof NodeUnreachableError) return "node_unreachable";
+  if (!isDatabaseUnavailable(error)) return undefined;
+  if (adapterMessage(error)?.startsWith(NODE_UNREACHABLE)) return "node_unreachable";
+  const sqlState =
+    error instanceof Prisma.PrismaClientKnownRequestError ? driverSqlState(error) : driverErrorSqlState(error);
+  return sqlState === "57014" ? "statement_timeout" : "connection";
+}
+
 const TOO_LARGE = "A value in the request is too large or out of range to store or index";
 
 /** Whether a write failed on a unique key: another writer got there first. */
@@ -81,10 +114,20 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /** The SQLSTATE of an error from the driver itself (`pg`'s and PGlite's errors both carry it as `code`, with a `severity`). */
-function driverErrorSqlState(error: unknown): string | undefined {
+export function driverErrorSqlState(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null || !("severity" in error)) return undefined;
   const { code } = error as { code?: unknown };
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+/** The driver's own message, through Prisma's adapter or as it came. */
+function adapterMessage(error: unknown): string | undefined {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const cause = (error.meta?.driverAdapterError as { cause?: { originalMessage?: unknown } } | undefined)?.cause;
+    return typeof cause?.originalMessage === "string" ? cause.originalMessage : undefined;
+  }
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : undefined;
 }
 
 function describeTarget(error: Prisma.PrismaClientKnownRequestError): string {

@@ -4,7 +4,10 @@ import { Pool } from "pg";
 import { PrismaClient } from "../generated/prisma/client";
 import type { EmbeddedDatabase } from "./embedded-database";
 import type { SqlExecutor } from "./migrations";
+import { clusterNodes, NO_CLUSTER_NODES, type ClusterNodes } from "./cluster-nodes";
 import { postgresExecutor } from "./postgres-executor";
+import { createSessionPool } from "./session-pool";
+import type { Logger } from "../lib/logger";
 
 export type Db = PrismaClient;
 /** What a repository may run: the client itself or the client of an interactive transaction. */
@@ -16,10 +19,14 @@ export interface Database {
   /** Plain SQL outside Prisma: migrations and start-up checks. */
   executor: SqlExecutor;
   /**
-   * Runs `work` on one connection held for it, outside any transaction: for statements that need
-   * a session setting and cannot run in a transaction block (CREATE INDEX CONCURRENTLY).
+   * Runs `work` on one connection held for it, outside any transaction and without the sessions'
+   * statement timeout: for statements that need a session setting, cannot run in a transaction
+   * block and may run long (CREATE INDEX CONCURRENTLY). On PostgreSQL the connection is closed
+   * after, with whatever `work` set.
    */
   onOneConnection<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T>;
+  /** The Citus workers' reachability, and the refusal of a workspace whose node is away (none elsewhere). */
+  nodes: ClusterNodes;
   /** Answers when the database answers; used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +40,7 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
     executor: embedded.executor,
     // One connection already; it is shared, so what `work` sets it must reset.
     onOneConnection: (work) => work(embedded.executor),
+    nodes: NO_CLUSTER_NODES,
     ping: async () => {
       await embedded.pg.query("SELECT 1");
     },
@@ -43,39 +51,70 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
   };
 }
 
-/**
- * A managed Postgres through one `pg` pool of at most `poolSize` connections per process. With
- * `connectTimeoutMs`, a request waits at most that long for a connection (a new one, or a free one
- * of a full pool) and then fails as unavailable (database-errors.ts), instead of waiting on a
- * server that accepts connections and never answers them.
- */
-export function postgresDatabase(connectionString: string, poolSize?: number, connectTimeoutMs?: number): Database {
-  const pool = new Pool({ connectionString, ...(poolSize ? { max: poolSize } : {}), ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) });
+export interface PostgresOptions {
+  /** At most this many connections per process. */
+  poolSize?: number;
+  /**
+   * A request waits at most this long for a connection (a new one, or a free one of a full pool),
+   * and the coordinator of a Citus cluster as long for one to a worker; then it fails as
+   * unavailable (database-errors.ts) instead of waiting on a server that accepts connections and
+   * never answers them.
+   */
+  connectTimeoutMs?: number;
+  /** Every statement of the pool's sessions ends after this long, as unavailable: a node that hangs holds no connection longer. */
+  statementTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** A managed Postgres (or a Citus coordinator) through one `pg` pool per process. */
+export function postgresDatabase(connectionString: string, { poolSize, connectTimeoutMs, statementTimeoutMs, logger }: PostgresOptions = {}): Database {
+  const settings = [
+    ...(statementTimeoutMs ? [`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`] : []),
+    // A placeholder setting on plain PostgreSQL, where nothing reads it.
+    ...(connectTimeoutMs ? [`SET citus.node_connection_timeout = ${Math.floor(connectTimeoutMs)}`] : []),
+  ].join("; ");
+  let nodes: ClusterNodes = NO_CLUSTER_NODES;
+  const sessions = createSessionPool(
+    { connectionString, ...(poolSize ? { max: poolSize } : {}), ...(connectTimeoutMs ? { connectionTimeoutMillis: connectTimeoutMs } : {}) },
+    {
+      settings,
+      onUnavailable: (error) => nodes.heard(error),
+      refusal: (workspaceId) => nodes.refusal(workspaceId),
+      admission: (workspaceId) => nodes.admission(workspaceId),
+      onFreed: () => nodes.freed(),
+      // Only where statements are bounded (the web and worker processes' settings): a statement
+      // that runs long is then a reason to check the nodes, not an ordinary slow one.
+      ...(statementTimeoutMs ? { onSlow: (workspaceId: string | undefined) => nodes.suspect(workspaceId) } : {}),
+    },
+  );
+  const pool = sessions.pool;
   // The pool drops an idle connection the server closes (restart, failover, a terminated backend)
   // and opens another on next use, but it also emits the error: unheard, that ends the process.
   pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const executor = postgresExecutor(pool);
+  // pg's own default pool size is 10; two connections stay for the other nodes' workspaces.
+  nodes = clusterNodes({ connectionString, connectTimeoutMs: connectTimeoutMs ?? 2_000, inFlight: sessions, nodeShare: Math.max(1, (poolSize ?? 10) - 2), logger });
   return {
     kind: "postgres",
     prisma,
-    executor: postgresExecutor(pool),
+    executor,
     onOneConnection: async (work) => {
       const client = await pool.connect();
-      let broken: Error | undefined;
       try {
+        await client.query("SET statement_timeout = 0");
         return await work(postgresExecutor(client));
-      } catch (error) {
-        // A connection whose session may keep what `work` set is closed, not handed back.
-        broken = error instanceof Error ? error : new Error(String(error));
-        throw error;
       } finally {
-        client.release(broken);
+        // Closed, not handed back: its session keeps what `work` set.
+        client.release(true);
       }
     },
+    nodes,
     ping: async () => {
       await pool.query("SELECT 1");
     },
     close: async () => {
+      nodes.stop();
       await prisma.$disconnect();
       await pool.end();
     },

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import type { Logger } from "../lib/logger";
 import { embeddedDatabase, postgresDatabase, type Database } from "./database";
 import { assertDatabaseReady, explainConnectionFailure } from "./database-readiness";
 import { openEmbeddedDatabase } from "./embedded-database";
@@ -9,9 +10,17 @@ import { applyMigrations } from "./migrations";
  * release phase, and refused here until it is), or the embedded engine under DATA_DIR, migrated
  * here before first use.
  */
-export async function openDatabase(config: Pick<Config, "databaseUrl" | "dataDir" | "databasePoolSize"> & Partial<Pick<Config, "databaseConnectTimeoutMs">>): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, "databaseUrl" | "dataDir" | "databasePoolSize"> & Partial<Pick<Config, "databaseConnectTimeoutMs" | "databaseStatementTimeoutMs">>,
+  logger?: Logger,
+): Promise<Database> {
   if (config.databaseUrl) {
-    const database = postgresDatabase(config.databaseUrl, config.databasePoolSize, config.databaseConnectTimeoutMs);
+    const database = postgresDatabase(config.databaseUrl, {
+      poolSize: config.databasePoolSize,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+      statementTimeoutMs: config.databaseStatementTimeoutMs,
+      logger,
+    });
     try {
       await assertDatabaseReady(database.executor);
     } catch (error) {

@@ -11,6 +11,16 @@ export function inReadOnlySnapshot<T>(db: Db, read: (tx: DbTx) => Promise<T>, li
   return db.$transaction(async (tx) => {
     // The first statement, so that it applies: a transaction's level is fixed by its first query.
     await tx.$executeRaw`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`;
+    await allowLongStatements(tx, limits.timeout);
     return read(tx);
   }, limits);
+}
+
+/**
+ * Lets each statement of the transaction `tx` run up to `ms`: the sessions' own statement timeout
+ * (DATABASE_STATEMENT_TIMEOUT_MS) is a request's, and an import, an export or a workspace's
+ * deletion at 100,000 artifacts has statements far longer. Ends with the transaction.
+ */
+export async function allowLongStatements(tx: DbTx, ms: number): Promise<void> {
+  await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(Math.floor(ms))}, true)`;
 }

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { constantTimeEqual } from "../auth/api-key-secret";
 import { keyAllows, type Scope } from "../auth/scopes";
+import { onBehalfOf } from "../db/workspace-scope";
 import type { ApiKeyService } from "../services/api-key.service";
 import { ApiError } from "./api-error";
 import { toClientError } from "./client-error";
@@ -45,7 +46,7 @@ export function requireApiKey(apiKeys: Pick<ApiKeyService, "authenticate">, scop
       throw new ApiError("forbidden", `This API key lacks the ${scope} scope, which ${operation} requires`);
     }
     res.locals.principal = principal;
-    next();
+    onBehalfOf(principal.workspaceId, next);
   };
 }
 

@@ -1,4 +1,5 @@
-import { toDomainError } from "../db/database-errors";
+import { toDomainError, unavailableCause } from "../db/database-errors";
+import { countUnavailable } from "../telemetry/instruments";
 import { DomainError, type DomainErrorKind } from "../domain/errors";
 import { ApiError, type ErrorCode } from "./api-error";
 import { toClientApiError } from "./body-errors";
@@ -32,4 +33,17 @@ export function toClientError(error: unknown): ApiError | undefined {
     return new ApiError(WIRE_CODE_OF[domain.kind], domain.message, headers);
   }
   return toClientApiError(error);
+}
+
+/**
+ * The answer an adapter gives at last (REST's error handler, an MCP tool error, a console page):
+ * toClientError, with each 503 counted by its cause. Only there, so that each answer counts once.
+ */
+export function finalClientError(error: unknown): ApiError | undefined {
+  const answer = toClientError(error);
+  if (answer?.status === 503) {
+    const cause = unavailableCause(error);
+    if (cause) countUnavailable(cause);
+  }
+  return answer;
 }

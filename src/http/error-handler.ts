@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "../lib/logger";
 import { ApiError } from "./api-error";
-import { toClientError } from "./client-error";
+import { finalClientError } from "./client-error";
 import { loggablePath } from "./request-context";
 
 /** The one place errors become responses: `{error, code}`, never a stack trace. */
@@ -11,7 +11,7 @@ export function errorHandler(logger: Logger) {
       next(error);
       return;
     }
-    const apiError = toClientError(error);
+    const apiError = finalClientError(error);
     if (apiError) {
       res.set(apiError.headers).status(apiError.status).json({ error: apiError.message, code: apiError.code });
       return;

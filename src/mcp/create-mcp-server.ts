@@ -1,7 +1,7 @@
 import { McpServer, TRACEPARENT_META_KEY, type CallToolResult } from "@modelcontextprotocol/server";
 import { keyAllows } from "../auth/scopes";
 import { ApiError } from "../http/api-error";
-import { toClientError } from "../http/client-error";
+import { finalClientError } from "../http/client-error";
 import { findUnstorableInput } from "../http/text-safety";
 import { answer } from "../operations/operation";
 import { MCP_SERVER_NAME } from "./mcp-names";
@@ -59,7 +59,7 @@ async function runTool(tool: McpTool, input: unknown, ctx: ToolContext, tracepar
     const structured = tool.addedFields ? tool.output.parse({ ...(body as object), ...tool.addedFields(result) }) : body;
     return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured as Record<string, unknown> };
   } catch (error) {
-    const clientError = toClientError(error);
+    const clientError = finalClientError(error);
     if (clientError) return toolError(clientError.message);
     ctx.logger.error({ requestId: ctx.requestId, traceparent, tool: tool.name, err: error }, "MCP tool failed");
     return toolError(`Internal error; quote request id ${ctx.requestId} when reporting it`);

@@ -3,6 +3,7 @@ import type { ApiKeyPrincipal } from "../auth/principal";
 import { ApiError } from "../http/api-error";
 import { toClientError } from "../http/client-error";
 import { checkCredentials, readBearerToken } from "../http/authenticate";
+import { onBehalfOf } from "../db/workspace-scope";
 import type { AuthFailureLimiter } from "../http/rate-limit/rate-limiters";
 import type { Logger } from "../lib/logger";
 import type { Services } from "../services";
@@ -91,7 +92,7 @@ export function mcpEndpoint({
       if (refused?.status === 401) throw new ApiError("unauthorized", refused.message, { ...refused.headers, "WWW-Authenticate": challengeFor(req) });
       throw error;
     }
-    next();
+    onBehalfOf((res.locals.principal as ApiKeyPrincipal).workspaceId, next);
   });
   if (rateLimit) router.post(path, rateLimit);
   router.post(path, mcpRequestBody(path));

@@ -42,16 +42,18 @@ export function createApiKeyRepository(db: DbTx) {
     },
 
     /**
-     * Looks a key up by the digest of its secret, before its workspace is known: the digest's row
-     * names the key and its workspace (api_key_digests, on every node of a Citus cluster), and the
-     * key is then read where its workspace lives. A node that is down then refuses only the keys of
-     * the workspaces it holds. 238 random bits per secret make two equal digests as unlikely as a
+     * The key and workspace a secret's digest names, before its workspace is known: api_key_digests
+     * is on every node of a Citus cluster, so a node that is down refuses only the keys of the
+     * workspaces it holds. 238 random bits per secret make two equal digests as unlikely as a
      * guessed secret.
      */
-    async findByHash(hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
-      const digest = await db.apiKeyDigest.findUnique({ where: { hash }, select: { workspaceId: true, keyId: true } });
-      if (!digest) return null;
-      return db.apiKey.findFirst({ where: { workspaceId: digest.workspaceId, id: digest.keyId, hash }, select: { ...KEY_FIELDS, hash: true } });
+    ownerOfDigest(hash: string): Promise<{ workspaceId: string; keyId: string } | null> {
+      return db.apiKeyDigest.findUnique({ where: { hash }, select: { workspaceId: true, keyId: true } });
+    },
+
+    /** The key a digest named, read where its workspace lives. */
+    findByDigest(owner: { workspaceId: string; keyId: string }, hash: string): Promise<(ApiKeyRecord & { hash: string }) | null> {
+      return db.apiKey.findFirst({ where: { workspaceId: owner.workspaceId, id: owner.keyId, hash }, select: { ...KEY_FIELDS, hash: true } });
     },
 
     /** The workspace of a key known by id alone (the admin API's deprecated revoke path), so that what follows can name it. */

@@ -27,6 +27,16 @@ const APP_FIELDS = {
 } as const;
 
 export function createConnectedAppRepository(db: DbTx) {
+  /** The workspace of a grant known by id alone (grant_workspaces, on every node of a Citus cluster). */
+  async function workspaceOfGrant(id: string): Promise<string | null> {
+    return (await db.grantWorkspace.findUnique({ where: { grantId: id }, select: { workspaceId: true } }))?.workspaceId ?? null;
+  }
+
+  /** A grant, read where its workspace lives. */
+  function findInWorkspace(workspaceId: string, id: string): Promise<ConnectedAppRecord | null> {
+    return db.connectedApp.findUnique({ where: { workspaceId_id: { workspaceId, id } }, select: APP_FIELDS });
+  }
+
   return {
     /** The grant's workspace first, then the grant: a grant never exists without the row its tokens find it by. */
     async create(workspaceId: string, data: Omit<ConnectedAppRecord, "workspaceId" | "createdAt" | "lastUsedAt" | "revokedAt"> & { reviewerId: string }): Promise<ConnectedAppRecord> {
@@ -44,10 +54,12 @@ export function createConnectedAppRepository(db: DbTx) {
      * workspace's node.
      */
     async findById(id: string): Promise<ConnectedAppRecord | null> {
-      const grant = await db.grantWorkspace.findUnique({ where: { grantId: id }, select: { workspaceId: true } });
-      if (!grant) return null;
-      return db.connectedApp.findUnique({ where: { workspaceId_id: { workspaceId: grant.workspaceId, id } }, select: APP_FIELDS });
+      const workspaceId = await workspaceOfGrant(id);
+      return workspaceId === null ? null : findInWorkspace(workspaceId, id);
     },
+
+    workspaceOfGrant,
+    findInWorkspace,
 
     /** The live grants one account approved in the workspace. */
     async liveIdsGrantedBy(workspaceId: string, reviewerId: string): Promise<string[]> {

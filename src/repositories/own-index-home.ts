@@ -84,13 +84,18 @@ function localHome(db: DbTx, relation: string, session: BuildSession | undefined
 }
 
 /** A Citus shard on its worker, reached through the coordinator (`master_run_on_worker`: one statement, on its own). */
-function shardHome(db: DbTx, shard: { id: string; name: string; host: string; port: number }): IndexHome {
-  const onWorker = async (statement: string): Promise<string> => {
-    const [answer] = await db.$queryRaw<Array<{ success: boolean; result: string }>>`
-      SELECT success, result FROM master_run_on_worker(ARRAY[${shard.host}]::text[], ARRAY[${shard.port}]::int[], ARRAY[${statement}]::text[], false)`;
+function shardHome(db: DbTx, shard: { id: string; name: string; host: string; port: number }, session: BuildSession | undefined): IndexHome {
+  const answerOf = (answer: { success: boolean; result: string } | undefined): string => {
     if (!answer?.success) throw new Error(`On the worker ${shard.host}:${shard.port} holding shard ${shard.name}: ${answer?.result ?? "no answer"}`);
     return answer.result;
   };
+  const onWorker = async (statement: string): Promise<string> =>
+    answerOf(
+      (
+        await db.$queryRaw<Array<{ success: boolean; result: string }>>`
+          SELECT success, result FROM master_run_on_worker(ARRAY[${shard.host}]::text[], ARRAY[${shard.port}]::int[], ARRAY[${statement}]::text[], false)`
+      )[0],
+    );
   return {
     relation: shard.name, // shard_name() quotes it where needed
     nameOf: (index) => `${index}_${shard.id}`,
@@ -100,7 +105,15 @@ function shardHome(db: DbTx, shard: { id: string; name: string; host: string; po
     facts: async (index) => parseFacts(await onWorker(FACTS(index))),
     buildMemory: async () => ({ settingKb: Number(await onWorker(MEMORY_SETTING)), raisable: false }),
     build: async (statement) => {
-      await onWorker(statement);
+      if (!session) return void (await onWorker(statement));
+      // A session without the requests' statement timeout: the coordinator waits out the build.
+      await session(async (connection) => {
+        const [answer] = await connection.query<{ success: boolean; result: string }>(
+          "SELECT success, result FROM master_run_on_worker(ARRAY[$1]::text[], ARRAY[$2]::int[], ARRAY[$3]::text[], false)",
+          [shard.host, shard.port, statement],
+        );
+        answerOf(answer);
+      });
     },
   };
 }
@@ -118,7 +131,7 @@ export async function indexHomeOf(db: DbTx, workspaceId: string, table: string, 
       FROM (SELECT get_shard_id_for_distribution_column(${whole}::regclass, ${workspaceId}::text) AS shard) s
       JOIN pg_dist_shard_placement p ON p.shardid = s.shard
       WHERE EXISTS (SELECT 1 FROM pg_dist_partition d WHERE d.logicalrelid = ${whole}::regclass AND d.partmethod = 'h')`;
-    if (placed) return shardHome(db, placed);
+    if (placed) return shardHome(db, placed, session);
   }
   if (!kind?.partitioned) return localHome(db, whole, session);
   const [holder] = await db.$queryRawUnsafe<Array<{ partition: string }>>(

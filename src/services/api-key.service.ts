@@ -3,6 +3,8 @@ import type { ApiKeyPrincipal } from "../auth/principal";
 import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
+import type { ClusterNodes } from "../db/cluster-nodes";
+import { onBehalfOf } from "../db/workspace-scope";
 import type { ApiKeyRecord, ApiKeyRepository } from "../repositories/api-key.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 import { ApiKeyCache, DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-key-cache";
@@ -12,6 +14,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface ApiKeyServiceDeps {
   apiKeys: ApiKeyRepository;
+  /** Refuses a workspace whose database node is away before its key is read there. */
+  nodes: Pick<ClusterNodes, "assertReachable">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   clock: Clock;
   logger: Logger;
@@ -19,7 +23,7 @@ export interface ApiKeyServiceDeps {
   cacheTtlMs?: number;
 }
 
-export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs = DEFAULT_API_KEY_CACHE_TTL_MS }: ApiKeyServiceDeps) {
+export function createApiKeyService({ apiKeys, nodes, workspaces, clock, logger, cacheTtlMs = DEFAULT_API_KEY_CACHE_TTL_MS }: ApiKeyServiceDeps) {
   const cache = new ApiKeyCache(cacheTtlMs, () => clock.now().getTime());
   const lastWritten = new Map<string, number>();
 
@@ -86,10 +90,14 @@ export function createApiKeyService({ apiKeys, workspaces, clock, logger, cacheT
       const hash = hashApiKeySecret(secret);
       const cached = cache.get(hash);
       if (cached) {
+        await nodes.assertReachable(cached.workspaceId);
         recordUse(cached);
         return cached;
       }
-      const record = await apiKeys.findByHash(hash);
+      const owner = await apiKeys.ownerOfDigest(hash);
+      if (!owner) throw new DomainError("unauthenticated", "Invalid API key");
+      await nodes.assertReachable(owner.workspaceId);
+      const record = await onBehalfOf(owner.workspaceId, () => apiKeys.findByDigest(owner, hash));
       if (!record || !constantTimeEqual(record.hash, hash)) throw new DomainError("unauthenticated", "Invalid API key");
       if (record.revokedAt) throw new DomainError("unauthenticated", "This API key has been revoked");
       const principal = { keyId: record.id, keyName: record.name, workspaceId: record.workspaceId, scopes: record.scopes };

@@ -3,6 +3,8 @@ import { DomainError, notFound } from "../domain/errors";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { showInvisibleCharacters } from "../lib/visible-text";
+import type { ClusterNodes } from "../db/cluster-nodes";
+import { onBehalfOf } from "../db/workspace-scope";
 import type { ConnectedAppRecord, ConnectedAppRepository } from "../repositories/connected-app.repository";
 import type { WorkspaceRepository } from "../repositories/workspace.repository";
 import { DEFAULT_API_KEY_CACHE_TTL_MS } from "./api-key-cache";
@@ -13,6 +15,8 @@ const MAX_CACHED = 10_000;
 
 export interface ConnectedAppServiceDeps {
   apps: ConnectedAppRepository;
+  /** Refuses a workspace whose database node is away before its grant is read there. */
+  nodes: Pick<ClusterNodes, "assertReachable">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   store: Pick<OAuthStoreService, "revokeByGrantId" | "keepClient">;
   clock: Clock;
@@ -26,7 +30,7 @@ export interface ConnectedAppServiceDeps {
  * names its grant; the grant gives the same principal an API key gives (workspace + scopes), so
  * tools and services cannot tell the two apart.
  */
-export function createConnectedAppService({ apps, workspaces, store, clock, logger, cacheTtlMs = DEFAULT_API_KEY_CACHE_TTL_MS }: ConnectedAppServiceDeps) {
+export function createConnectedAppService({ apps, nodes, workspaces, store, clock, logger, cacheTtlMs = DEFAULT_API_KEY_CACHE_TTL_MS }: ConnectedAppServiceDeps) {
   const cache = new Map<string, { principal: ApiKeyPrincipal; until: number }>();
   const lastWritten = new Map<string, number>();
 
@@ -99,10 +103,13 @@ export function createConnectedAppService({ apps, workspaces, store, clock, logg
     async authenticate(grantId: string): Promise<ApiKeyPrincipal> {
       const cached = cache.get(grantId);
       if (cached && cached.until > clock.now().getTime()) {
+        await nodes.assertReachable(cached.principal.workspaceId);
         recordUse(cached.principal);
         return cached.principal;
       }
-      const app = await apps.findById(grantId);
+      const workspaceId = await apps.workspaceOfGrant(grantId);
+      if (workspaceId !== null) await nodes.assertReachable(workspaceId);
+      const app = workspaceId === null ? null : await onBehalfOf(workspaceId, () => apps.findInWorkspace(workspaceId, grantId));
       if (!app || app.revokedAt || app.scopes.length === 0) throw new DomainError("unauthenticated", "This access token's grant has been revoked");
       const principal: ApiKeyPrincipal = { keyId: app.id, keyName: app.clientName, workspaceId: app.workspaceId, scopes: app.scopes };
       if (cacheTtlMs > 0) {

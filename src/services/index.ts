@@ -1,6 +1,6 @@
 import { DEFAULT_DOWNLOAD_URL_TTL_SECONDS, type Config } from "../config";
 import type { Database, DbTx } from "../db/database";
-import { inReadOnlySnapshot } from "../db/read-only-snapshot";
+import { allowLongStatements, inReadOnlySnapshot } from "../db/read-only-snapshot";
 import type { EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
@@ -112,10 +112,13 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   // One cache of query vectors for every search of the process.
   const queryVectors = createQueryVectorCache(queryEmbeddingCacheEntries);
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
-    db.$transaction((tx) => work(repositoriesOf(tx)), IMPORT_TRANSACTION);
+    db.$transaction(async (tx) => {
+      await allowLongStatements(tx, IMPORT_TRANSACTION.timeout);
+      return work(repositoriesOf(tx));
+    }, IMPORT_TRANSACTION);
   const oauthStore = createOAuthStoreService({ records: createOAuthRecordRepository(db), clock });
-  const apiKeyService = createApiKeyService({ apiKeys, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
-  const connectedApps = createConnectedAppService({ apps: createConnectedAppRepository(db), workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
+  const apiKeyService = createApiKeyService({ apiKeys, nodes: database.nodes, workspaces, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
+  const connectedApps = createConnectedAppService({ apps: createConnectedAppRepository(db), nodes: database.nodes, workspaces, store: oauthStore, clock, logger, cacheTtlMs: apiKeyCacheTtlMs });
   const queryIntelligence = createQueryIntelligenceRepository(db, vectorIndexes);
   // The database storage reads its bytes on the snapshot's own connection: in the same moment, and
   // on the embedded engine, whose one connection the snapshot holds, the only way to read them.
@@ -192,7 +195,11 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       logger,
     }),
     workspaceDeletion: createWorkspaceDeletionService({
-      inTransaction: (work) => db.$transaction((tx) => work(createWorkspacePurgeRepository(tx)), PURGE_TRANSACTION),
+      inTransaction: (work) =>
+        db.$transaction(async (tx) => {
+          await allowLongStatements(tx, PURGE_TRANSACTION.timeout);
+          return work(createWorkspacePurgeRepository(tx));
+        }, PURGE_TRANSACTION),
       vectorIndexes,
       concurrentIndexDrops: database.kind === "postgres",
       storage,

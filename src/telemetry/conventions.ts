@@ -44,6 +44,10 @@ export const ATTR_SEARCH_OPERATION = "wsi.search.operation";
 export const ATTR_CACHE_HIT = "wsi.cache.hit";
 /** The limiter that refused a request: per-key, per-address, sign-in, auth-failures, admin-token-failures, client-registrations. */
 export const ATTR_RATE_LIMITER = "wsi.rate_limit.limiter";
+/** Why the database could not be reached: `node_unreachable`, `statement_timeout`, `connection`. */
+export const ATTR_UNAVAILABLE_CAUSE = "wsi.database.unavailable.cause";
+/** A Citus worker, host:port. */
+export const ATTR_DATABASE_NODE = "wsi.database.node";
 
 export const METRIC_EMBEDDING_VECTORS = "wsi.embedding.vectors";
 export const METRIC_EMBEDDING_BACKLOG = "wsi.embedding.backlog";
@@ -53,6 +57,8 @@ export const METRIC_RATE_LIMIT_REFUSALS = "wsi.rate_limit.refusals";
 export const METRIC_VECTOR_INDEX_BUILD_FAILURES = "wsi.vector_index.build_failures";
 export const METRIC_SEARCH_LEXICAL_FALLBACKS = "wsi.search.lexical_fallbacks";
 export const METRIC_QUERY_VECTOR_CACHE_LOOKUPS = "wsi.search.query_vector_cache.lookups";
+export const METRIC_DATABASE_UNAVAILABLE = "wsi.database.unavailable";
+export const METRIC_DATABASE_NODE_REACHABLE = "wsi.database.node.reachable";
 
 export const SPAN_EMBEDDING_BATCH = "embedding batch";
 export const SPAN_SEARCH_TEXT = "hybrid search text";

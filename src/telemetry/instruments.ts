@@ -13,6 +13,10 @@ import {
   METRIC_VECTOR_INDEX_BUILD_FAILURES,
   METRIC_SEARCH_LEXICAL_FALLBACKS,
   METRIC_QUERY_VECTOR_CACHE_LOOKUPS,
+  METRIC_DATABASE_UNAVAILABLE,
+  METRIC_DATABASE_NODE_REACHABLE,
+  ATTR_UNAVAILABLE_CAUSE,
+  ATTR_DATABASE_NODE,
 } from "./conventions";
 
 // Metrics of our own, through the API alone: with telemetry off the meter is the API's no-op and
@@ -39,6 +43,8 @@ export interface Instruments {
   searchLexicalFallbacks: Counter;
   /** Look-ups of a query's vector among those made recently, by whether it was there (the hit rate). */
   queryVectorCacheLookups: Counter;
+  /** Operations answered unavailable (503), by cause. */
+  databaseUnavailable: Counter;
 }
 
 let made: Instruments | undefined;
@@ -82,8 +88,30 @@ export function instruments(): Instruments {
       unit: "{lookup}",
       valueType: ValueType.INT,
     }),
+    databaseUnavailable: meter.createCounter(METRIC_DATABASE_UNAVAILABLE, {
+      description: "Operations answered 503 because the database, or the Citus node holding the workspace, could not be reached; wsi.database.unavailable.cause says why.",
+      unit: "{operation}",
+      valueType: ValueType.INT,
+    }),
   };
   return made;
+}
+
+/** Counts an operation answered unavailable: `node_unreachable` (refused before reaching a node known to be away), `statement_timeout`, `connection`. */
+export function countUnavailable(cause: "node_unreachable" | "statement_timeout" | "connection"): void {
+  instruments().databaseUnavailable.add(1, { [ATTR_UNAVAILABLE_CAUSE]: cause });
+}
+
+/** Each Citus worker's reachability as this process last found it (1 or 0), read when metrics are collected. */
+export function observeNodeReachability(read: () => Array<{ node: string; reachable: boolean }>): void {
+  const gauge = metrics.getMeter(INSTRUMENTATION_SCOPE).createObservableGauge(METRIC_DATABASE_NODE_REACHABLE, {
+    description: "Whether each Citus worker answered the coordinator when last checked (1) or not (0).",
+    unit: "1",
+    valueType: ValueType.INT,
+  });
+  gauge.addCallback((result) => {
+    for (const { node, reachable } of read()) result.observe(reachable ? 1 : 0, { [ATTR_DATABASE_NODE]: node });
+  });
 }
 
 /** Seconds since `started` (a performance.now() reading). */

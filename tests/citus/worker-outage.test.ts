@@ -3,18 +3,19 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import request from "supertest";
-import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
-// One worker of a Citus cluster killed under a running service: a cluster of this file's own (the
-// pass's shared one serves every other file meanwhile), a coordinator and two workers. Keys are
-// looked up through a table on every node, so the workspaces on the healthy worker go on being
-// served, keys this process has not seen included; the dead worker's are answered 503 with
-// Retry-After at once; and everything is served again once the worker is back, with no restart.
+// One worker of a Citus cluster killed, then one hung (SIGSTOP), under a running service: a cluster
+// of this file's own (the pass's shared one serves every other file meanwhile), a coordinator and
+// two workers. Keys are looked up through a table on every node, so the workspaces on the healthy
+// worker go on being served, keys this process has not seen included; the away worker's are
+// answered 503 with Retry-After within 2 s; and everything is served again once the worker is
+// back, with no restart.
 
 const CLUSTER = path.resolve(__dirname, "..", "..", "scripts", "citus-cluster.sh");
 const TOOL = process.env.CITUS_TOOL ?? path.resolve(__dirname, "..", "..", "..", "shared", "tools", "citus");
@@ -27,7 +28,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "wsi-citus-outage-"));
   const url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
   await migrateDatabase(url);
-  t = await createTestApp({ database: postgresDatabase(url, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS) });
+  t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
   // Workspaces until both workers hold some: a workspace's node is its shard's.
   const workers = new Map(
     (await t.database.executor.query<{ name: string; port: number }>(`SELECT nodename AS name, nodeport AS port FROM pg_dist_node WHERE groupid > 0 ORDER BY groupid`)).map(
@@ -70,5 +71,39 @@ describe("a Citus worker killed under a running service", () => {
     }
     await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
     for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
+  });
+});
+
+const timed = async (ws: WorkspaceWithKey) => {
+  const started = Date.now();
+  const res = await briefing(ws);
+  return { status: res.status, retryAfter: res.headers["retry-after"], ms: Date.now() - started };
+};
+
+describe("a Citus worker that hangs under a running service", () => {
+  it("refuses only the hung worker's workspaces, within 2 s, without starving the pool, and serves them again once it answers", async () => {
+    // Every pooled connection has met both workers: the coordinator holds connections to the worker that will hang.
+    await Promise.all([...onWorker.worker1!, ...onWorker.worker2!].flatMap((ws) => [briefing(ws).expect(200), briefing(ws).expect(200)]));
+    execFileSync(TOOL, ["node", dir, "worker2", "pause"]);
+    try {
+      // More requests at once than the pool has connections, half of them to the hung worker.
+      const rounds = Math.ceil((2 * DEFAULT_DATABASE_POOL_SIZE) / onWorker.worker2!.length);
+      const hung = Array.from({ length: rounds }, () => onWorker.worker2!).flat();
+      const healthy = Array.from({ length: rounds }, () => onWorker.worker1!).flat();
+      const [away, served] = await Promise.all([Promise.all(hung.map(timed)), Promise.all(healthy.map(timed))]);
+      expect(away.filter((answer) => answer.status !== 503 || answer.retryAfter !== "5")).toEqual([]);
+      expect(served.filter((answer) => answer.status !== 200)).toEqual([]);
+      expect(Math.max(...away.map((answer) => answer.ms))).toBeLessThan(2_000);
+      // Once the worker is known to be away, its workspaces are refused before the pool is asked.
+      for (const ws of onWorker.worker2!) expect(await timed(ws)).toMatchObject({ status: 503 });
+      const readiness = await request(t.app).get("/readyz").expect(200);
+      expect(readiness.body.nodes.filter((node: { reachable: boolean }) => !node.reachable)).toHaveLength(1);
+    } finally {
+      execFileSync(TOOL, ["node", dir, "worker2", "resume"]);
+    }
+    await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the hung worker's workspace to be served again", everyMs: 100 });
+    for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
+    const readiness = await request(t.app).get("/readyz").expect(200);
+    expect(readiness.body.nodes.every((node: { reachable: boolean }) => node.reachable)).toBe(true);
   });
 });

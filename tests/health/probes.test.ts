@@ -42,7 +42,14 @@ describe("GET /readyz", () => {
     try {
       const res = await request(t.app).get("/readyz");
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ status: "ok" });
+      expect(res.body.status).toBe("ok");
+      // A Citus cluster's workers are listed, each reachable; elsewhere there are none.
+      if (process.env.WSI_TEST_CITUS) {
+        expect(res.body.nodes.length).toBeGreaterThan(0);
+        expect(res.body.nodes.every((node: { reachable: boolean }) => node.reachable)).toBe(true);
+      } else {
+        expect(res.body).toEqual({ status: "ok" });
+      }
       expect(res.headers.ratelimit).toBeUndefined();
     } finally {
       await t.close();

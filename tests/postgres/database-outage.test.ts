@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import request from "supertest";
-import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
+import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { minimalArtifact } from "../support/artifacts";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   // As the tool starts it: the same port and socket directory.
   startAgain = () => pgCtl("-w", "-t", "60", "-l", path.join(dir, "server.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start");
   await migrateDatabase(url);
-  t = await createTestApp({ database: postgresDatabase(url, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_CONNECT_TIMEOUT_MS) });
+  t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
   ws = await createWorkspaceWithKey(t.services);
   mcp = await listen(t.app);
 });

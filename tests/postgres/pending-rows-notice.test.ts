@@ -21,7 +21,7 @@ let database: Database;
 const listeners: PendingRowsListener[] = [];
 beforeAll(async () => {
   created = await createMigratedDatabase(TEST_DATABASE_URL!);
-  database = postgresDatabase(created.url, 4);
+  database = postgresDatabase(created.url, { poolSize: 4 });
 });
 afterEach(async () => {
   for (const listener of listeners.splice(0)) await listener.stop();

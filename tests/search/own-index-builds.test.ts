@@ -35,7 +35,7 @@ async function databaseWithTinyMaintenanceMemory(): Promise<Database> {
     } finally {
       await owner.end();
     }
-    const database = postgresDatabase(created.url, DEFAULT_DATABASE_POOL_SIZE);
+    const database = postgresDatabase(created.url, { poolSize: DEFAULT_DATABASE_POOL_SIZE });
     return {
       ...database,
       close: async () => {

@@ -32,7 +32,7 @@ export interface TestApp {
 export async function openTestDatabase(): Promise<Database> {
   if (TEST_DATABASE_URL) {
     const created = await createMigratedDatabase(TEST_DATABASE_URL);
-    const database = postgresDatabase(created.url, DEFAULT_DATABASE_POOL_SIZE);
+    const database = postgresDatabase(created.url, { poolSize: DEFAULT_DATABASE_POOL_SIZE });
     return {
       ...database,
       close: async () => {
@@ -67,7 +67,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const database =
-    options.database ?? (options.databaseUrl ? postgresDatabase(options.databaseUrl, DEFAULT_DATABASE_POOL_SIZE) : await openTestDatabase());
+    options.database ?? (options.databaseUrl ? postgresDatabase(options.databaseUrl, { poolSize: DEFAULT_DATABASE_POOL_SIZE }) : await openTestDatabase());
   const logger = options.logger ?? createLogger("silent");
   // A search whose query embedding misses the service's 1.5 s budget falls back to words alone, as
   // it should in production; on a busy CI machine that turned meaning-only assertions into chance.

@@ -12,7 +12,7 @@ import { ownIndexOnWorker } from "../tests/support/citus-shards";
 import { onServer as withClient } from "../tests/support/postgres-server";
 import { buildCorpus } from "./scale/corpus";
 import { percentile, startApp } from "./scale/measure";
-import { ms, seconds, table, thousands } from "./scale/report";
+import { ms, ratio, seconds, table, thousands } from "./scale/report";
 import { seedDatabase, vacuumAnalyze, type WorkspacePlan } from "./scale/seed";
 
 // `npm run bench:citus` (never part of `npm test`): what distributing costs and what a rebalance
@@ -24,6 +24,9 @@ import { seedDatabase, vacuumAnalyze, type WorkspacePlan } from "./scale/seed";
 // 2. A third worker added, and `citus_rebalance_start` run while one client pushes drafts and
 //    another searches: every acknowledged push is looked for afterwards, every answer's status
 //    counted, and the large workspace's own index looked for on the node its shard moved to.
+// 3. The large workspace given a shard and a node of its own (what `workspace:isolate` runs)
+//    while the others are searched and every one pushed to: their p95 beside 15 s just before,
+//    its own index where it landed, and the next rebalance's plan.
 
 const ROOT = path.resolve(__dirname, "..");
 const CLUSTER = path.join(ROOT, "scripts", "citus-cluster.sh");
@@ -107,43 +110,57 @@ async function main(): Promise<void> {
     const smalls = seeded.workspaces.filter((workspace) => workspace.id !== large.id);
     const auth = new Map<string, Record<string, string>>();
     for (const workspace of seeded.workspaces) auth.set(workspace.id, await app.authFor(workspace.id));
-    let running = true;
-    const pushes = tally();
-    const searches = tally();
-    const acknowledged: Array<{ workspaceId: string; id: string }> = [];
-    const pusher = (async () => {
-      for (let i = 0; running; i++) {
-        const workspace = seeded.workspaces[i % seeded.workspaces.length]!;
-        const sent = performance.now();
-        try {
-          const res = await fetch(`${app.base}/api/v1/artifacts`, {
-            method: "POST",
-            headers: { ...auth.get(workspace.id)!, "content-type": "application/json", "idempotency-key": `rebalance-${i}` },
-            body: JSON.stringify({ summary: `Rebalance push ${i}: churn by plan moved`, why: "Measured while the shards moved", confidence: 0.5, confidenceExplanation: "bench", dataSources: [{ type: "database", name: "warehouse" }], content: "## During a rebalance" }),
-          });
-          const body = (await res.json()) as { artifactId?: string };
-          count(pushes, res.status);
-          if (res.status === 201 && body.artifactId) acknowledged.push({ workspaceId: workspace.id, id: body.artifactId });
-        } catch {
-          pushes.errors += 1;
+    // One client pushes drafts to every workspace in turn, another searches (`searchIn` says where), one request at a time each.
+    const startClients = (searchIn: (i: number) => { id: string }) => {
+      let running = true;
+      const pushes = tally();
+      const searches = tally();
+      const acknowledged: Array<{ workspaceId: string; id: string }> = [];
+      const pusher = (async () => {
+        for (let i = 0; running; i++) {
+          const workspace = seeded.workspaces[i % seeded.workspaces.length]!;
+          const sent = performance.now();
+          try {
+            const res = await fetch(`${app.base}/api/v1/artifacts`, {
+              method: "POST",
+              headers: { ...auth.get(workspace.id)!, "content-type": "application/json", "idempotency-key": `rebalance-${performance.now()}-${i}` },
+              body: JSON.stringify({ summary: `Rebalance push ${i}: churn by plan moved`, why: "Measured while the shards moved", confidence: 0.5, confidenceExplanation: "bench", dataSources: [{ type: "database", name: "warehouse" }], content: "## During a rebalance" }),
+            });
+            const body = (await res.json()) as { artifactId?: string };
+            count(pushes, res.status);
+            if (res.status === 201 && body.artifactId) acknowledged.push({ workspaceId: workspace.id, id: body.artifactId });
+          } catch {
+            pushes.errors += 1;
+          }
+          pushes.latencies.push(performance.now() - sent);
         }
-        pushes.latencies.push(performance.now() - sent);
-      }
-    })();
-    const searcher = (async () => {
-      for (let i = 0; running; i++) {
-        const workspace = i % 4 === 0 ? large : smalls[i % smalls.length]!;
-        const sent = performance.now();
-        try {
-          const res = await fetch(`${app.base}/api/v1/artifacts?query=${encodeURIComponent("which plans lose the most accounts")}&limit=10`, { headers: auth.get(workspace.id) });
-          await res.arrayBuffer();
-          count(searches, res.status);
-        } catch {
-          searches.errors += 1;
+      })();
+      const searcher = (async () => {
+        for (let i = 0; running; i++) {
+          const workspace = searchIn(i);
+          const sent = performance.now();
+          try {
+            const res = await fetch(`${app.base}/api/v1/artifacts?query=${encodeURIComponent("which plans lose the most accounts")}&limit=10`, { headers: auth.get(workspace.id) });
+            await res.arrayBuffer();
+            count(searches, res.status);
+          } catch {
+            searches.errors += 1;
+          }
+          searches.latencies.push(performance.now() - sent);
         }
-        searches.latencies.push(performance.now() - sent);
-      }
-    })();
+      })();
+      return {
+        pushes,
+        searches,
+        acknowledged,
+        stop: async () => {
+          running = false;
+          await Promise.all([pusher, searcher]);
+        },
+      };
+    };
+    const clients = startClients((i) => (i % 4 === 0 ? large : smalls[i % smalls.length]!));
+    const { pushes, searches, acknowledged } = clients;
 
     progress("adding a third worker");
     const addStarted = performance.now();
@@ -160,14 +177,15 @@ async function main(): Promise<void> {
     );
     // A little more traffic on the moved shards, then the clients stop.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    running = false;
-    await Promise.all([pusher, searcher]);
+    await clients.stop();
 
-    const found = await withClient(url, async (client) => {
-      let n = 0;
-      for (const { workspaceId, id } of acknowledged) n += (await client.query(`SELECT 1 FROM artifacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])).rowCount ?? 0;
-      return n;
-    });
+    const foundOf = (pushed: Array<{ workspaceId: string; id: string }>) =>
+      withClient(url, async (client) => {
+        let n = 0;
+        for (const { workspaceId, id } of pushed) n += (await client.query(`SELECT 1 FROM artifacts WHERE workspace_id = $1 AND id = $2`, [workspaceId, id])).rowCount ?? 0;
+        return n;
+      });
+    const found = await foundOf(acknowledged);
     const after = await shardOf(url, large.id);
     // The upkeep's next pass (the worker runs one a minute): the index is built again where the shard is now.
     const upkeepStarted = performance.now();
@@ -195,6 +213,43 @@ async function main(): Promise<void> {
           ["its own index on that node right after the move", after.index ? after.index.name : "not there (searched exactly meanwhile)"],
           ["the upkeep's next pass", `${seconds(upkeepMs)}; the index ${rebuilt.index ? `${rebuilt.index.name} on ${rebuilt.node}` : "still missing"}`],
           ["a search of it after", String(res.status)],
+        ],
+      )}\n`,
+    );
+
+    // 3. The large workspace given a shard and a node of its own (the admin command's service) while
+    // the other workspaces are searched and every one is pushed to: their p95 beside a window just before.
+    const isolatedFrom = await shardOf(url, large.id);
+    const target = (await withClient(url, async (client) => (await client.query<{ node: string }>(`SELECT nodename || ':' || nodeport AS node FROM pg_dist_node WHERE groupid > 0 ORDER BY nodeid`)).rows))
+      .map((row) => row.node)
+      .find((node) => node !== isolatedFrom.node)!;
+    const quiet = startClients((i) => smalls[i % smalls.length]!);
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    await quiet.stop();
+    const busy = startClients((i) => smalls[i % smalls.length]!);
+    progress(`isolating the large workspace onto ${target}`);
+    const isolation = await app.services.workspacePlacement.isolate(large.id, { node: target });
+    await busy.stop();
+    const isolatedAt = await shardOf(url, large.id);
+    const plan = await withClient(url, async (client) =>
+      (await client.query<{ shardid: string; targetname: string; targetport: number }>(`SELECT shardid::text AS shardid, targetname, targetport FROM get_rebalance_table_shards_plan()`)).rows,
+    );
+    const isolatedShards = await withClient(url, async (client) =>
+      (await client.query<{ shardid: string }>(`SELECT get_shard_id_for_distribution_column(table_name, $1::text)::text AS shardid FROM citus_shards WHERE citus_table_type = 'distributed' GROUP BY table_name`, [large.id])).rows.map((row) => row.shardid),
+    );
+    const p95 = (t: ClientTally) => percentile(t.latencies, 0.95);
+    console.log(
+      `\n${table(
+        ["the large workspace isolated onto a node of its own while the others are used", "figure"],
+        [
+          ["isolate_tenant_to_new_shard + citus_move_shard_placement + its own index", `${seconds(isolation.tookMs)}; ${isolatedFrom.node} → ${isolation.node}, shard ${isolation.shardId}`],
+          ["other workspaces' searches before (15 s) / during", `${statuses(quiet.searches)} / ${statuses(busy.searches)}`],
+          ["their search p95 before / during", `${ms(p95(quiet.searches))} / ${ms(p95(busy.searches))} (${ratio(p95(busy.searches) / p95(quiet.searches))})`],
+          ["pushes during (every workspace)", statuses(busy.pushes)],
+          ["push p95 before / during, longest during", `${ms(p95(quiet.pushes))} / ${ms(p95(busy.pushes))}, ${ms(Math.max(...busy.pushes.latencies))}`],
+          ["acknowledged pushes found afterwards", `${thousands(await foundOf([...quiet.acknowledged, ...busy.acknowledged]))} of ${thousands(quiet.acknowledged.length + busy.acknowledged.length)}`],
+          ["its own index where it landed", isolatedAt.index ? `${isolatedAt.index.name} on ${isolatedAt.node} (built by the command: ${isolation.ownIndexesBuilt.join(", ") || "none"})` : "not there"],
+          ["a later rebalance's plan", `${plan.length} moves; of its shards ${plan.filter((move) => isolatedShards.includes(move.shardid)).length}; onto its node ${plan.filter((move) => `${move.targetname}:${move.targetport}` === isolation.node).length}`],
         ],
       )}\n`,
     );

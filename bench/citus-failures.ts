@@ -3,8 +3,8 @@ import { promisify } from "node:util";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Client } from "pg";
 import { migrateDatabase } from "../src/db/database-readiness";
+import { onServer as onCoordinator } from "../tests/support/postgres-server";
 import { startServerProcess, type ServerProcess } from "./server-process";
 import { percentile } from "./scale/measure";
 import { ms, table, thousands } from "./scale/report";
@@ -19,7 +19,10 @@ import { ms, table, thousands } from "./scale/report";
 //   coordinator stopped → started again.
 // Per phase: the healthy worker's workspaces (errors, p95 ÷ the baseline's), the failed node's
 // (503s with Retry-After, and how long each took), how long after the node was back every
-// workspace was served, and at the end: every acknowledged push found, and no prepared
+// workspace was served. Then shards move under the load (validations and searches added): a third
+// worker and `citus_rebalance_start` by logical replication, a fourth and the same with
+// `block_writes`; failed requests, the longest write, and each workspace's rows from before the
+// move counted and summed afterwards. At the end: every acknowledged push found, and no prepared
 // transaction left on any node.
 
 const ROOT = path.resolve(__dirname, "..");
@@ -28,11 +31,14 @@ const TOOL = process.env.CITUS_TOOL ?? path.resolve(ROOT, "..", "shared", "tools
 const WORKSPACES = Number(process.env.FAILURE_WORKSPACES ?? 60);
 const RATE = Number(process.env.FAILURE_RATE ?? 60);
 const SECONDS = { baseline: 20, kill: 15, pause: 30, coordinator: 8, after: 10 };
+const FAILURE_MIX: readonly Op[] = ["push", "briefing", "push", "briefing", "feedback"];
+const REBALANCE_MIX: readonly Op[] = ["push", "briefing", "validate", "search", "push", "feedback"];
 const progress = (message: string) => console.error(`[citus-failures] ${message}`);
 
 const cluster = (...args: string[]) => execFileSync(CLUSTER, args, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 // Not synchronous: the load goes on, paced, while the tool acts.
-const node = (name: string, action: string) => promisify(execFile)(TOOL, ["node", clusterDir, name, action], { encoding: "utf8" });
+const tool = (...args: string[]) => promisify(execFile)(TOOL, args, { encoding: "utf8" });
+const node = (name: string, action: string) => tool("node", clusterDir, name, action);
 let clusterDir = "";
 
 interface Workspace {
@@ -41,10 +47,12 @@ interface Workspace {
   worker: "worker1" | "worker2";
 }
 
+type Op = "push" | "briefing" | "feedback" | "validate" | "search";
+
 interface Answer {
   phase: string;
   worker: Workspace["worker"];
-  op: "push" | "briefing" | "feedback";
+  op: Op;
   status: number;
   retryAfter: string | null;
   ms: number;
@@ -86,32 +94,45 @@ async function main(): Promise<void> {
 
     const answers: Answer[] = [];
     const acknowledged: string[] = [];
+    // Drafts acknowledged and not yet validated, by workspace: the rebalance's load validates them.
+    const drafts = new Map<string, string[]>();
+    let mix: readonly Op[] = FAILURE_MIX;
     let phase = "warm-up";
     let stop = false;
     let sent = 0;
     const inFlight = new Set<Promise<void>>();
     const started = performance.now();
     const one = async (ws: Workspace, n: number) => {
-      const op = (["push", "briefing", "push", "briefing", "feedback"] as const)[n % 5]!;
+      let op = mix[n % mix.length]!;
+      const draft = op === "validate" ? drafts.get(ws.id)?.pop() : undefined;
+      if (op === "validate" && draft === undefined) op = "briefing";
       const began = performance.now();
       const at = began - started;
       const thisPhase = phase;
       let status = 0;
       let retryAfter: string | null = null;
       try {
+        const signal = AbortSignal.timeout(10_000);
         const res =
           op === "push"
             ? await fetch(`${base}/api/v1/artifacts`, {
                 method: "POST",
                 headers: { ...ws.auth, "idempotency-key": `push-${n}` },
-                body: JSON.stringify({ summary: `Failure bench push ${n}`, why: "measured", confidence: 0.5, confidenceExplanation: "bench" }),
-                signal: AbortSignal.timeout(10_000),
+                body: JSON.stringify({ summary: `Failure bench push ${n} about revenue churn`, why: "measured", confidence: 0.5, confidenceExplanation: "bench" }),
+                signal,
               })
-            : await fetch(`${base}/api/v1/${op}`, { headers: ws.auth, signal: AbortSignal.timeout(10_000) });
+            : op === "validate"
+              ? await fetch(`${base}/admin/v1/workspaces/${ws.id}/artifacts/${draft}/validate`, { method: "POST", headers: admin, body: JSON.stringify({ by: "bench@example.com" }), signal })
+              : op === "search"
+                ? await fetch(`${base}/api/v1/artifacts?query=${encodeURIComponent(`revenue churn ${n % 7}`)}&limit=10`, { headers: ws.auth, signal })
+                : await fetch(`${base}/api/v1/${op}`, { headers: ws.auth, signal });
         status = res.status;
         retryAfter = res.headers.get("retry-after");
         const body = (await res.json()) as { artifactId?: string };
-        if (op === "push" && status === 201 && body.artifactId) acknowledged.push(body.artifactId);
+        if (op === "push" && status === 201 && body.artifactId) {
+          acknowledged.push(body.artifactId);
+          drafts.set(ws.id, [...(drafts.get(ws.id) ?? []), body.artifactId]);
+        }
       } catch {
         status = 0; // no answer in 10 s, or no connection
       }
@@ -149,6 +170,34 @@ async function main(): Promise<void> {
     await enter("worker 2 back (pause)", SECONDS.after, () => node("worker2", "resume"));
     await enter("coordinator stopped", SECONDS.coordinator, () => node("coordinator", "stop"));
     await enter("coordinator back", SECONDS.after, () => node("coordinator", "start"));
+
+    // 6. Shards move while writes go on: a worker added and the shards rebalanced under the same
+    // load with validations and searches in it, by logical replication, then (another worker) by
+    // blocking writes. The rows that existed before each move are counted and summed afterwards.
+    mix = REBALANCE_MIX;
+    await enter("before the rebalances", SECONDS.baseline);
+    const moves: Record<string, { moves: number; ms: number; before: Map<string, string>; after: Map<string, string> }> = {};
+    for (const mode of ["force_logical", "block_writes"] as const) {
+      const name = `rebalance (${mode})`;
+      phase = name;
+      mark(name);
+      progress(name);
+      // Rows committed for certain: a push's created_at is its transaction's start, which may wait (block_writes) past the instant.
+      const cutoff = await onCoordinator(url, async (client) => (await client.query<{ at: Date }>("SELECT now() - interval '10 seconds' AS at")).rows[0]!.at);
+      const before = await checksums(url, cutoff);
+      await tool("add-worker", clusterDir);
+      const began = performance.now();
+      const planned = await onCoordinator(url, async (client) => {
+        const plan = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM get_rebalance_table_shards_plan()")).rows[0]!.n);
+        await client.query("SELECT citus_rebalance_start(shard_transfer_mode => $1::citus.shard_transfer_mode)", [mode]);
+        await client.query("SELECT citus_rebalance_wait()");
+        return plan;
+      });
+      const took = performance.now() - began;
+      phase = `after ${name}`;
+      await sleep(SECONDS.after * 1000);
+      moves[mode] = { moves: planned, ms: took, before, after: await checksums(url, cutoff) };
+    }
     stop = true;
     await load;
     await Promise.all(inFlight);
@@ -177,6 +226,25 @@ async function main(): Promise<void> {
     console.log(`\nCitus failures: ${WORKSPACES} workspaces (${spread.join(" / ")} on the two workers), about ${RATE} requests/s (push, briefing, push, briefing, feedback), web process with its default timeouts`);
     console.log(`baseline p95 ${ms(baselineP95)} (${thousands(baseline.length)} answers)\n`);
     console.log(table(["phase", "healthy worker's workspaces", "their p95 (÷ baseline)", "failed node's workspaces", "503 took (median / max)", "all served again after"], rows));
+
+    const rebalanceRows = ["before the rebalances", "rebalance (force_logical)", "rebalance (block_writes)"].map((name) => {
+      const inPhase = answers.filter((a) => a.phase === name);
+      const writes = inPhase.filter((a) => a.op === "push" || a.op === "validate");
+      const failed = inPhase.filter((a) => a.status < 200 || a.status >= 300);
+      const mode = /\((\w+)\)/.exec(name)?.[1] as "force_logical" | "block_writes" | undefined;
+      const moved = mode ? moves[mode]! : undefined;
+      const changed = moved ? [...moved.before].filter(([ws, sum]) => moved.after.get(ws) !== sum).length : 0;
+      return [
+        name,
+        moved ? `${moved.moves} moves, ${ms(moved.ms)}` : "—",
+        `${thousands(inPhase.length)}: ${failed.length} failed${failed.length ? ` (${[...new Set(failed.map((a) => a.status))].join(", ")})` : ""}`,
+        `${ms(percentile(inPhase.map((a) => a.ms), 0.95))}`,
+        writes.length ? `${ms(Math.max(...writes.map((a) => a.ms)))}` : "—",
+        moved ? `${moved.before.size} workspaces, ${changed} changed` : "—",
+      ];
+    });
+    console.log("\nShards moved while the service is used (a worker added, then citus_rebalance_start), the load with validations and searches in it:\n");
+    console.log(table(["phase", "rebalance", "requests", "p95", "longest write (push, validate)", "rows before the move: count and checksum after"], rebalanceRows));
 
     // Nothing acknowledged lost; no prepared transaction left behind.
     const found = await onCoordinator(url, async (client) => Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM artifacts WHERE id = ANY($1)`, [acknowledged])).rows[0]!.n));
@@ -209,14 +277,16 @@ function recovery(answers: Answer[], since: number, worker: Workspace["worker"] 
   return ms(first.at - since);
 }
 
-async function onCoordinator<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
+/** Per workspace, the count and an md5 of the artifacts created up to `cutoff` (id, status, summary). */
+async function checksums(url: string, cutoff: Date): Promise<Map<string, string>> {
+  return onCoordinator(url, async (client) => {
+    const { rows } = await client.query<{ workspace: string; sum: string }>(
+      `SELECT workspace_id AS workspace, count(*) || ':' || md5(string_agg(id || ':' || summary, ',' ORDER BY id)) AS sum
+       FROM artifacts WHERE created_at <= $1 GROUP BY workspace_id`,
+      [cutoff],
+    );
+    return new Map(rows.map((row) => [row.workspace, row.sum]));
+  });
 }
 
 main().catch((error: unknown) => {

@@ -24,7 +24,8 @@ export interface BenchApp {
  * made, and a running indexer would only add its polling to the figures.
  */
 export async function startApp(database: Database, embeddings: EmbeddingsProvider): Promise<BenchApp> {
-  const logger = createLogger("silent");
+  // Silent unless asked (BENCH_LOG_LEVEL=error shows what a 5xx was).
+  const logger = createLogger((process.env.BENCH_LOG_LEVEL as Parameters<typeof createLogger>[0] | undefined) ?? "silent");
   const services = createServices({ database, clock: systemClock, logger, embeddings });
   // The limiters still run on every request (their cost is part of the figures), with budgets no run reaches.
   const server = buildApp({ services, logger, rateLimits: BENCH_RATE_LIMITS }).listen(0, "127.0.0.1");

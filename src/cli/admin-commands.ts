@@ -7,6 +7,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
 Workspaces
   workspace:create --name NAME [--organization ORG] [--context TEXT]
   workspace:update --workspace ID [--name NAME] [--context TEXT]
+  workspace:isolate --workspace ID [--node HOST:PORT]
+                                               Citus: a shard of its own, moved to the worker named, kept
+                                               there by later rebalances (see docs/deployment.md §6)
 API keys
   key:create --workspace ID --name NAME [--scopes a,b]   prints the secret once
   key:list --workspace ID
@@ -94,6 +97,11 @@ export const COMMANDS: Record<string, (options: Options) => AdminRequest> = {
     method: "POST",
     path: "/admin/v1/workspaces",
     body: { name: required(o, "name"), organization: o.organization, context: o.context },
+  }),
+  "workspace:isolate": (o) => ({
+    method: "POST",
+    path: `/admin/v1/workspaces/${enc(required(o, "workspace"))}/isolate`,
+    body: { node: o.node },
   }),
   "workspace:update": (o) => ({
     method: "PATCH",

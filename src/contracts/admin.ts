@@ -251,3 +251,26 @@ export const WorkspaceDeletionSchema = z
     blobsRemoved: z.number().int().openapi({ description: "Stored skill-file blobs removed from the file storage." }),
   })
   .openapi("AdminWorkspaceDeletion");
+
+export const IsolateWorkspaceRequestSchema = z
+  .object({
+    node: z
+      .string()
+      .regex(/^[^\s:]{1,253}:\d{1,5}$/, { error: "must be a worker as host:port, as GET /readyz lists them" })
+      .optional()
+      .openapi({ description: "The worker to move the workspace to, `host:port` as the cluster names it (GET /readyz lists them). Omitted (`{}`): it stays on the node that holds it." }),
+  })
+  .openapi("AdminIsolateWorkspaceRequest");
+
+export const WorkspaceIsolationSchema = z
+  .object({
+    workspaceId: z.string(),
+    node: z.string().openapi({ description: "The worker that holds the workspace now, `host:port`." }),
+    shardId: z.string().openapi({ description: "The workspace's shard of `workspaces` (every other table of it is colocated)." }),
+    isolated: z.literal(true),
+    alreadyIsolated: z.boolean().openapi({ description: "The workspace had a shard of its own already: only the move, if any, was done." }),
+    moved: z.boolean().openapi({ description: "The shard was moved to `node` by this request." }),
+    ownIndexesBuilt: z.array(z.string()).openapi({ description: "The workspace's own vector indexes built where it now is." }),
+    tookMs: z.number().int().openapi({ description: "How long the isolation and move took." }),
+  })
+  .openapi("AdminWorkspaceIsolation");

@@ -1,6 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { Pool } from "pg";
 import { PrismaClient } from "../generated/prisma/client";
 import type { EmbeddedDatabase } from "./embedded-database";
 import type { SqlExecutor } from "./migrations";

@@ -27,6 +27,10 @@ export const NOT_PER_WORKSPACE: Record<string, { kind: "reference" | "local"; wh
     kind: "reference",
     why: "the OAuth authorization server's clients, interactions, codes and tokens, found by client id or token digest before any workspace is chosen; a grant's workspace is a row of connected_apps",
   },
+  isolated_workspaces: {
+    kind: "local",
+    why: "which workspaces were given a node of their own, read on the coordinator by the rebalance strategy's rule (wsi_shard_allowed_on_node)",
+  },
   _prisma_migrations: { kind: "local", why: "the migration runner's own bookkeeping" },
 };
 

@@ -13,6 +13,7 @@ import {
 } from "./admin-review";
 import { adminCreateReviewer, adminListReviewers, adminRemoveReviewer } from "./admin-reviewers";
 import { adminGetIndexState, adminReindexWorkspace } from "./admin-search";
+import { adminIsolateWorkspace } from "./admin-placement";
 import { adminCreateWorkspace, adminUpdateWorkspace } from "./admin-workspaces";
 import { fetchArtifactForConnector, getArtifact, listFeedback, pushArtifact, searchArtifacts, searchArtifactsForConnector } from "./artifacts";
 import { getQueryIntelligence, listDataSources } from "./data-sources";
@@ -58,6 +59,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   adminDeleteDataSource,
   adminDeleteWorkspace,
   adminReindexWorkspace,
+  adminIsolateWorkspace,
   adminCreateReviewer,
   adminListReviewers,
   adminRemoveReviewer,

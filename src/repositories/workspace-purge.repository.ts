@@ -66,6 +66,7 @@ export function createWorkspacePurgeRepository(db: DbTx) {
       await count("oauth_records", remains.grantIds.length > 0 ? db.oAuthRecord.deleteMany({ where: { grantId: { in: remains.grantIds } } }) : 0);
       await count("connected_apps", db.connectedApp.deleteMany(ofWorkspace(workspaceId)));
       await count("grant_workspaces", db.grantWorkspace.deleteMany(ofWorkspace(workspaceId)));
+      await count("isolated_workspaces", db.isolatedWorkspace.deleteMany(ofWorkspace(workspaceId)));
       await count("api_keys", db.apiKey.deleteMany(ofWorkspace(workspaceId)));
       await count("api_key_digests", db.apiKeyDigest.deleteMany(ofWorkspace(workspaceId)));
       const counterKeys = [...remains.keyIds, ...remains.grantIds].map((id) => `key:${id}`);

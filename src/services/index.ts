@@ -43,6 +43,8 @@ import { createWorkspaceVocabulary } from "../search/workspace-vocabulary";
 import { createVocabularyRepository } from "../repositories/vocabulary.repository";
 import { createVectorIndexRepository } from "../repositories/vector-index.repository";
 import { createVectorIndexMaintenance } from "../indexing/vector-index-maintenance";
+import { createWorkspacePlacementRepository } from "../repositories/workspace-placement.repository";
+import { createWorkspacePlacementService } from "./workspace-placement.service";
 import { ownIndexStates } from "../indexing/own-index-states";
 import { createWorkspacePurgeRepository } from "../repositories/workspace-purge.repository";
 import { createDeletionService } from "./deletion.service";
@@ -126,13 +128,14 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     files.fileStorage.kind === "database"
       ? createFileStorage(files.fileStorage, { blobs: createStoredBlobRepository(tx), signer, clock, publicBaseUrl: files.publicBaseUrl })
       : storage;
+  const vectorIndexMaintenance = createVectorIndexMaintenance({ vectorIndexes, logger, engine: database.kind });
   return {
     database,
     embeddings,
     indexer,
     /** Each workspace's vocabulary (cached per process): the evaluation reads it afresh between settings. */
     vocabulary,
-    vectorIndexMaintenance: createVectorIndexMaintenance({ vectorIndexes, logger, engine: database.kind }),
+    vectorIndexMaintenance,
     /** How each kind of a workspace's rows is searched: its own vector index, built or not (admin index state). */
     ownIndexStates: (workspaceId: string) => ownIndexStates(vectorIndexes, workspaceId),
     storage,
@@ -192,6 +195,13 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       dataSources: dataSourceRepository,
       storage,
       vocabulary,
+      logger,
+    }),
+    workspacePlacement: createWorkspacePlacementService({
+      placement: createWorkspacePlacementRepository(db, database.onOneConnection),
+      workspaces,
+      vectorIndexes,
+      buildDueIndexes: () => vectorIndexMaintenance.runOnce(),
       logger,
     }),
     workspaceDeletion: createWorkspaceDeletionService({

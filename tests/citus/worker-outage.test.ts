@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
@@ -10,15 +11,17 @@ import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factor
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
-// One worker of a Citus cluster killed, then one hung (SIGSTOP), under a running service: a cluster
-// of this file's own (the pass's shared one serves every other file meanwhile), a coordinator and
-// two workers. Keys are looked up through a table on every node, so the workspaces on the healthy
-// worker go on being served, keys this process has not seen included; the away worker's are
-// answered 503 with Retry-After within 2 s; and everything is served again once the worker is
-// back, with no restart.
+// Under a running service, on a Citus cluster of this file's own (the pass's shared one serves
+// every other file meanwhile; a coordinator and two workers): a worker killed, one hung (SIGSTOP),
+// one killed amid pushes, and the coordinator restarted. Keys are looked up through a table on
+// every node, so the workspaces on the healthy worker go on being served, keys this process has
+// not seen included; the away node's are answered 503 with Retry-After within 2 s; nothing
+// acknowledged is lost; and everything is served again once the node is back, with no restart.
 
 const CLUSTER = path.resolve(__dirname, "..", "..", "scripts", "citus-cluster.sh");
 const TOOL = process.env.CITUS_TOOL ?? path.resolve(__dirname, "..", "..", "..", "shared", "tools", "citus");
+
+const execFileAsync = promisify(execFile);
 
 let dir: string;
 let t: TestApp;
@@ -105,5 +108,65 @@ describe("a Citus worker that hangs under a running service", () => {
     for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
     const readiness = await request(t.app).get("/readyz").expect(200);
     expect(readiness.body.nodes.every((node: { reachable: boolean }) => node.reachable)).toBe(true);
+  });
+});
+
+const push = (ws: WorkspaceWithKey, key: string) =>
+  request(t.app).post("/api/v1/artifacts").set(ws.auth).set("Idempotency-Key", key).send({ summary: `Storm ${key}`, why: "w", confidence: 0.5, confidenceExplanation: "e" });
+
+describe("pushes while a Citus worker is killed", () => {
+  it("loses none it acknowledged, refuses only the dead worker's, and stores a push retried with its Idempotency-Key once", async () => {
+    const everyWorkspace = [...onWorker.worker1!, ...onWorker.worker2!];
+    const planned = everyWorkspace.flatMap((ws) => Array.from({ length: 6 }, (_, i) => ({ ws, key: `storm-${ws.workspaceId}-${i}` })));
+    const answers = new Map<string, number>();
+    const wave = async (part: typeof planned) => {
+      for (const [i, res] of (await Promise.all(part.map(({ ws, key }) => push(ws, key)))).entries()) answers.set(part[i]!.key, res.status);
+    };
+    await wave(planned.filter((_, i) => i % 3 === 0));
+    const killed = execFileAsync(TOOL, ["node", dir, "worker2", "kill"]);
+    await Promise.all([killed, wave(planned.filter((_, i) => i % 3 === 1))]);
+    try {
+      await wave(planned.filter((_, i) => i % 3 === 2));
+    } finally {
+      execFileSync(TOOL, ["node", dir, "worker2", "start"]);
+    }
+    // The healthy worker's workspaces were never refused; the dead one's only with 503.
+    const healthyKeys = new Set(planned.filter(({ ws }) => onWorker.worker1!.includes(ws)).map(({ key }) => key));
+    expect([...answers].filter(([key, status]) => healthyKeys.has(key) && status !== 201)).toEqual([]);
+    expect([...answers].filter(([, status]) => status !== 201 && status !== 503)).toEqual([]);
+    // The last wave came while the worker was dead: its workspaces' pushes were all refused.
+    const refusedWhileDead = planned.filter((p, i) => i % 3 === 2 && !healthyKeys.has(p.key)).map(({ key }) => answers.get(key));
+    expect(refusedWhileDead.length).toBeGreaterThan(0);
+    expect(refusedWhileDead.every((status) => status === 503)).toBe(true);
+    // Every push refused is sent again with its key until it is stored.
+    for (const { ws, key } of planned.filter(({ key }) => answers.get(key) !== 201)) {
+      await waitFor(async () => (await push(ws, key)).status === 201, { what: `push ${key} to be stored once its worker is back`, everyMs: 100 });
+    }
+    // Each push stored exactly once, those acknowledged before included.
+    const stored = await t.database.executor.query<{ summary: string; copies: number }>(
+      `SELECT summary, count(*)::int AS copies FROM artifacts WHERE workspace_id = ANY($1::text[]) AND summary LIKE 'Storm storm-%' GROUP BY summary`,
+      [everyWorkspace.map((ws) => ws.workspaceId)],
+    );
+    expect(stored.filter((row) => row.copies !== 1)).toEqual([]);
+    expect(stored.map((row) => row.summary).sort()).toEqual(planned.map(({ key }) => `Storm ${key}`).sort());
+  });
+});
+
+describe("the coordinator restarted under a running service", () => {
+  it("answers 503 with Retry-After quickly while it is down, and serves everything again within 5 s of its return, with no restart", async () => {
+    const everyWorkspace = [...onWorker.worker1!, ...onWorker.worker2!];
+    execFileSync(TOOL, ["node", dir, "coordinator", "stop"]);
+    try {
+      for (const ws of everyWorkspace) {
+        const answer = await timed(ws);
+        expect(answer).toMatchObject({ status: 503, retryAfter: "5" });
+        expect(answer.ms).toBeLessThan(2_000);
+      }
+    } finally {
+      execFileSync(TOOL, ["node", dir, "coordinator", "start"]);
+    }
+    const back = Date.now();
+    await waitFor(async () => (await Promise.all(everyWorkspace.map(briefing))).every((res) => res.status === 200), { what: "every workspace to be served again", everyMs: 100 });
+    expect(Date.now() - back).toBeLessThan(5_000);
   });
 });

@@ -9,6 +9,7 @@ import { importWorkspaceRoute } from "./import-workspace";
 import { indexStateRoute } from "./index-state";
 import { nameViolationsRoute } from "./name-violations";
 import { reindexWorkspaceRoute } from "./reindex-workspace";
+import { isolateWorkspaceRoute } from "./isolate-workspace";
 import { createReviewerRoute, listReviewersRoute, removeReviewerRoute } from "./reviewers";
 import {
   disputeArtifactRoute,
@@ -43,6 +44,7 @@ export function adminV1Routes(): Route[] {
     deleteDataSourceRoute,
     deleteWorkspaceRoute,
     reindexWorkspaceRoute,
+    isolateWorkspaceRoute,
     createReviewerRoute,
     listReviewersRoute,
     removeReviewerRoute,

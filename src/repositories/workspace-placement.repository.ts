@@ -1,0 +1,82 @@
+import type { DbTx } from "../db/database";
+import type { SqlExecutor } from "../db/migrations";
+
+/** A Citus worker as the cluster names it. */
+export interface ClusterNode {
+  id: number;
+  host: string;
+  port: number;
+}
+
+export interface WorkspaceShard {
+  shardId: string;
+  /** The shard holds this workspace alone (its hash range is one value). */
+  alone: boolean;
+  node: ClusterNode;
+}
+
+// The strategy Citus's rebalancer follows once a workspace has a node of its own: by shard count,
+// as Citus's default, with the rule of migration `isolated_workspaces`.
+export const ISOLATING_STRATEGY = "by_shard_count_isolating_workspaces";
+
+const SHARD = `
+  SELECT s.shardid::text AS "shardId", s.shardminvalue = s.shardmaxvalue AS alone, n.nodeid AS id, n.nodename AS host, n.nodeport AS port
+  FROM pg_dist_shard s
+  JOIN pg_dist_placement p ON p.shardid = s.shardid
+  JOIN pg_dist_node n ON n.groupid = p.groupid
+  WHERE s.shardid = get_shard_id_for_distribution_column('workspaces', $1::text)`;
+
+/**
+ * Where a workspace's rows live on a Citus cluster, and what moves them (docs/deployment.md §6,
+ * "A large workspace on a node of its own"). The shard operations run on a session of their own
+ * without the requests' statement timeout (`session`): they copy the workspace's rows, which takes
+ * as long as its size.
+ */
+export function createWorkspacePlacementRepository(db: DbTx, session: <T>(work: (sql: SqlExecutor) => Promise<T>) => Promise<T>) {
+  return {
+    async isCitus(): Promise<boolean> {
+      const [row] = await db.$queryRaw<Array<{ citus: boolean }>>`SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`;
+      return row?.citus === true;
+    },
+
+    /** The workers that can hold shards. */
+    async workers(): Promise<ClusterNode[]> {
+      return db.$queryRaw<ClusterNode[]>`
+        SELECT nodeid AS id, nodename AS host, nodeport AS port FROM pg_dist_node
+        WHERE groupid > 0 AND isactive AND noderole = 'primary' AND shouldhaveshards ORDER BY nodeid`;
+    },
+
+    async shardOf(workspaceId: string): Promise<WorkspaceShard> {
+      const [row] = await db.$queryRawUnsafe<Array<{ shardId: string; alone: boolean; id: number; host: string; port: number }>>(SHARD, workspaceId);
+      if (!row) throw new Error(`no shard of workspaces holds ${workspaceId}`);
+      return { shardId: row.shardId, alone: row.alone, node: { id: row.id, host: row.host, port: row.port } };
+    },
+
+    /** Splits the workspace's rows into shards of their own, every colocated table's with them, by logical replication where Citus can. */
+    async isolate(workspaceId: string): Promise<void> {
+      await session((sql) => sql.query("SELECT isolate_tenant_to_new_shard('workspaces', $1::text, 'CASCADE', shard_transfer_mode => 'auto')", [workspaceId]));
+    },
+
+    /** Moves a shard and its colocated ones to `to`, writes going on meanwhile (logical replication). */
+    async move(shardId: string, from: ClusterNode, to: ClusterNode): Promise<void> {
+      await session((sql) =>
+        sql.query("SELECT citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'auto')", [shardId, from.host, from.port, to.host, to.port]),
+      );
+    },
+
+    /** Keeps the workspace on its node and that node for it alone, in every later rebalance: the strategy is made the default. */
+    async pin(workspaceId: string, node: ClusterNode): Promise<void> {
+      await db.isolatedWorkspace.upsert({ where: { workspaceId }, create: { workspaceId, nodeId: node.id }, update: { nodeId: node.id, isolatedAt: new Date() } });
+      await session(async (sql) => {
+        await sql.query(
+          `SELECT citus_add_rebalance_strategy($1, 'citus_shard_cost_1', 'citus_node_capacity_1', 'wsi_shard_allowed_on_node', 0)
+           WHERE NOT EXISTS (SELECT 1 FROM pg_dist_rebalance_strategy WHERE name = $1)`,
+          [ISOLATING_STRATEGY],
+        );
+        await sql.query("SELECT citus_set_default_rebalance_strategy($1)", [ISOLATING_STRATEGY]);
+      });
+    },
+  };
+}
+
+export type WorkspacePlacementRepository = ReturnType<typeof createWorkspacePlacementRepository>;

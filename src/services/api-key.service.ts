@@ -14,7 +14,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface ApiKeyServiceDeps {
   apiKeys: ApiKeyRepository;
-  /** Refuses a workspace whose database node is away before its key is read there. */
+  /** Refuses a workspace whose database node is away before its key is read there (the first look-up of a key). */
   nodes: Pick<ClusterNodes, "assertReachable">;
   workspaces: Pick<WorkspaceRepository, "findById">;
   clock: Clock;
@@ -89,8 +89,9 @@ export function createApiKeyService({ apiKeys, nodes, workspaces, clock, logger,
     async authenticate(secret: string): Promise<ApiKeyPrincipal> {
       const hash = hashApiKeySecret(secret);
       const cached = cache.get(hash);
+      // A known key needs no node: the request's own statements are refused if its node is away
+      // (session-pool.ts), so that an MCP tool answers a tool error rather than the transport a 503.
       if (cached) {
-        await nodes.assertReachable(cached.workspaceId);
         recordUse(cached);
         return cached;
       }

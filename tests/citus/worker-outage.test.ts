@@ -8,6 +8,7 @@ import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAUL
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
@@ -25,6 +26,7 @@ const execFileAsync = promisify(execFile);
 
 let dir: string;
 let t: TestApp;
+let mcp: ListeningApp;
 const onWorker: Record<string, WorkspaceWithKey[]> = {};
 
 beforeAll(async () => {
@@ -32,6 +34,7 @@ beforeAll(async () => {
   const url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
   await migrateDatabase(url);
   t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
+  mcp = await listen(t.app);
   // Workspaces until both workers hold some: a workspace's node is its shard's.
   const workers = new Map(
     (await t.database.executor.query<{ name: string; port: number }>(`SELECT nodename AS name, nodeport AS port FROM pg_dist_node WHERE groupid > 0 ORDER BY groupid`)).map(
@@ -49,6 +52,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  await mcp?.close();
   await t?.close();
   if (dir) execFileSync(CLUSTER, ["stop", dir]);
 });
@@ -87,6 +91,7 @@ describe("a Citus worker that hangs under a running service", () => {
   it("refuses only the hung worker's workspaces, within 2 s, without starving the pool, and serves them again once it answers", async () => {
     // Every pooled connection has met both workers: the coordinator holds connections to the worker that will hang.
     await Promise.all([...onWorker.worker1!, ...onWorker.worker2!].flatMap((ws) => [briefing(ws).expect(200), briefing(ws).expect(200)]));
+    const agents = await Promise.all([onWorker.worker1![0]!, onWorker.worker2![0]!].map((ws) => connectMcpClient(mcp.baseUrl, ws.key)));
     execFileSync(TOOL, ["node", dir, "worker2", "pause"]);
     try {
       // More requests at once than the pool has connections, half of them to the hung worker.
@@ -101,6 +106,11 @@ describe("a Citus worker that hangs under a running service", () => {
       for (const ws of onWorker.worker2!) expect(await timed(ws)).toMatchObject({ status: 503 });
       const readiness = await request(t.app).get("/readyz").expect(200);
       expect(readiness.body.nodes.filter((node: { reachable: boolean }) => !node.reachable)).toHaveLength(1);
+      // An agent on MCP hears it as a tool error naming the node; the other worker's agent is served.
+      const [healthyTool, refusedTool] = await Promise.all(agents.map((agent) => callTool(agent, "get_briefing")));
+      expect(healthyTool!.isError).toBeFalsy();
+      expect(refusedTool!.isError).toBe(true);
+      expect(errorText(refusedTool!)).toMatch(/database node that holds it \(.+:\d+\) is not answering/);
     } finally {
       execFileSync(TOOL, ["node", dir, "worker2", "resume"]);
     }
@@ -108,6 +118,8 @@ describe("a Citus worker that hangs under a running service", () => {
     for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
     const readiness = await request(t.app).get("/readyz").expect(200);
     expect(readiness.body.nodes.every((node: { reachable: boolean }) => node.reachable)).toBe(true);
+    expect((await callTool(agents[1]!, "get_briefing")).isError).toBeFalsy();
+    await Promise.all(agents.map((agent) => agent.close()));
   });
 });
 

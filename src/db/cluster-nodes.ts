@@ -123,8 +123,7 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
     return client;
   };
 
-  // One session for the coordinator's metadata, kept: its statements never reach a worker, and
-  // it never waits behind the pool that a hung worker may be holding.
+  // Look-ups under way, by workspace: a burst of requests for one workspace asks once.
   const lookingUp = new Map<string, Promise<void>>();
 
   function lookUp(workspaceIds: string[]): Promise<void> {
@@ -142,6 +141,8 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
     return Promise.all(pending).then(() => undefined);
   }
 
+  // One session for the coordinator's metadata, kept: its statements never reach a worker, and
+  // it never waits behind the pool that a hung worker may be holding.
   async function readPlacements(wanted: string[]): Promise<void> {
     metadata ??= open();
     try {

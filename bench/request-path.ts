@@ -41,6 +41,12 @@
 //   Search answers ranked by words alone (X-Search-Mode: lexical, when the query's vector came
 //   past the service's budget) are counted and flagged.
 // - Push: POST /api/v1/artifacts with a realistic artifact at 1 connection, p50 (target ≤ 5 ms).
+// - Freshness, where the service's own model embeds the import: how long after the import answered
+//   every artifact is findable by meaning (the admin index state's `unfindable` of artifacts at 0:
+//   every headline vector made; target ≤ 30 s for 1,000), then a search figure at 1 connection
+//   while the service still embeds the rest (bodies, chunks), on questions outside the measured
+//   stream, against the idle figure measured later: p50 busy ÷ idle (target ≤ 2×), and every
+//   answer by meaning (X-Search-Mode: hybrid).
 //
 // The floors, each a bare node:http server in a process of its own, run while the service is
 // stopped (2 cores: the service's figures first, then the floors', on the same data):
@@ -74,9 +80,9 @@ import { startFloor } from "./request-path/floors";
 import { measure, type Measured } from "./request-path/load";
 import type { LoadSpec } from "./request-path/load-client";
 import { describeRepeats, repeatRate, WARMUP_QUESTIONS } from "./request-path/questions";
-import { table, type Pair } from "./request-path/report";
+import { table, TARGETS, type Pair } from "./request-path/report";
 import { buildService, startService, type Service } from "./request-path/server";
-import { createKey, fillFromPool, importWorkspace, waitDrained, waitOwnIndex } from "./request-path/seed";
+import { createKey, fillFromPool, importWorkspace, indexState, waitDrained, waitFindable, waitOwnIndex } from "./request-path/seed";
 import { stopAll, type LoggedProcess } from "./request-path/processes";
 
 type Engine = "embedded" | "postgres";
@@ -108,6 +114,22 @@ async function warmUp(server: LoggedProcess, spec: Omit<LoadSpec, "connections" 
   if (settings.warmupSeconds > 0) await measure(server, { ...spec, connections: 4, seconds: settings.warmupSeconds });
 }
 
+/** Questions asked while the service indexes come from here on: outside the measured stream, so its cache of query vectors holds none of the idle figure's. */
+const BUSY_QUESTIONS = 2_000_000;
+
+const pendingVectors = async (service: Service, workspaceId: string) =>
+  Object.values((await indexState(service, workspaceId)).tables).reduce((sum, table) => sum + table.pending, 0);
+
+/** One search figure at 1 connection while the indexer works through the rest of the backlog (with a key of its own). */
+async function searchWhileIndexing(service: Service, workspaceId: string) {
+  const headers = { authorization: `Bearer ${await createKey(service, workspaceId)}` };
+  const pendingBefore = await pendingVectors(service, workspaceId);
+  const figure = await measure(service.process, { base: service.base, headers, target: "service", kind: "search", firstQuestion: BUSY_QUESTIONS, connections: 1, seconds: settings.seconds });
+  const pendingAfter = await pendingVectors(service, workspaceId);
+  if (pendingAfter === 0) failures.push(`search while indexing: the backlog was gone before the figure ended (${pendingBefore} vectors pending at its start)`);
+  return { figure, pendingBefore, pendingAfter };
+}
+
 async function runCase(engine: Engine, size: number, runDir: string): Promise<string[]> {
   const caseStarted = performance.now();
   const dir = path.join(runDir, `${engine}-${size}`);
@@ -123,6 +145,8 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
   // 1. The workspace, indexed.
   let service: Service;
   let imported: Awaited<ReturnType<typeof importWorkspace>>;
+  /** Search at 1 connection while the service embeds the imported artifacts' other vectors. */
+  let busySearch: { figure: Measured; pendingBefore: number; pendingAfter: number } | undefined;
   const pool = engine === "postgres" && size >= settings.poolFrom;
   if (pool) {
     const seeding = await startService({ databaseUrl, dataDir, logFile: logFile("service-seeding"), env: { INDEXER: "worker" } });
@@ -141,7 +165,12 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
     service = await startService({ databaseUrl, dataDir, logFile: logFile("service") });
     const since = performance.now();
     imported = await importWorkspace(service, size, log);
+    const answeredAt = performance.now();
     notes.push(`import: ${size} artifacts through the admin API in ${seconds(imported.importMs)}`);
+    const findable = await waitFindable(service, imported.workspaceId, answeredAt);
+    const findableTarget = size <= 1_000 ? `; ${findable.ms <= TARGETS.findableSeconds * 1000 ? "✔" : "✘"} ≤ ${TARGETS.findableSeconds} s for 1,000` : "";
+    notes.push(`every artifact findable by meaning (its headline vector made) ${seconds(findable.ms)} after the import answered${findableTarget}; ${findable.pending} vectors still to make then`);
+    busySearch = await searchWhileIndexing(service, imported.workspaceId);
     // From BENCH_POOL_FROM artifacts on (where PostgreSQL's vectors come from a pool), the embedded
     // engine's service embeds them all itself only if that is projected to end in time.
     const maxMs = engine === "embedded" && size >= settings.poolFrom ? settings.embeddedMaxMinutes * 60_000 : Infinity;
@@ -221,6 +250,18 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
     }
   }
   checkAnswers(`${title}, service push`, push);
+  if (busySearch) {
+    const busy = busySearch.figure;
+    const idle = serviceFigures["search 1"]!;
+    checkAnswers(`${title}, service search while indexing`, busy);
+    const ratio = busy.p50 / idle.p50;
+    const lexical = busy.answered - (busy.searchModes.hybrid ?? 0);
+    notes.push(
+      `search at 1 conn while the service embedded the rest (${busySearch.pendingBefore} → ${busySearch.pendingAfter} vectors pending): p50 ${busy.p50.toFixed(1)} ms, p95 ${busy.p95.toFixed(1)} ms, ` +
+        `${(busy.answered / settings.seconds).toFixed(1)} req/s; busy ÷ idle p50 ${ratio.toFixed(2)}× (${ratio <= TARGETS.busySearchP50 ? "✔" : "✘"} ≤ ${TARGETS.busySearchP50}×); ` +
+        `${lexical === 0 ? "✔ every answer hybrid" : `✘ ${lexical} of ${busy.answered} answers not hybrid`}`,
+    );
+  }
   const s1 = serviceFigures["search 1"]!;
   notes.push(`questions asked of the service: ${describeRepeats(repeatRate([[0, streamAt]]))}`);
   notes.push(`questions asked of the search floor: ${describeRepeats(repeatRate([[0, floorFigures["search 32"]!.nextQuestion]]))}`);

@@ -15,6 +15,10 @@ export const TARGETS = {
   searchP50: (size: number) => (size >= 100_000 ? 3 : 2),
   searchP90: (size: number) => (size >= 100_000 ? 3 : 2.5),
   pushP50Ms: 5,
+  /** Search p50 while the service embeds an import ÷ idle. */
+  busySearchP50: 2,
+  /** Seconds from an import's answer until its artifacts are all findable by meaning (1,000 of them). */
+  findableSeconds: 30,
 };
 
 const ms = (value: number | null) => (value === null || !Number.isFinite(value) ? "—" : value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));

@@ -19,7 +19,7 @@ export interface ImportedWorkspace {
 }
 
 type IndexState = {
-  tables: Record<string, { pending: number; failed: number; embedded: number }>;
+  tables: Record<string, { pending: number; failed: number; embedded: number; unfindable: number }>;
   ownIndexes: Record<string, { state: string; documents: number | null; probes: number | null; error: string | null }>;
 };
 
@@ -91,6 +91,19 @@ export async function waitDrained(service: Service, workspaceId: string, since: 
       lastLog = now;
     }
     await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/**
+ * Waits until every artifact of the workspace is findable by meaning (the admin index state's
+ * `unfindable` of artifacts is 0: every headline vector made; the bodies' follow), looking every
+ * quarter second: the time since `since` and the vectors still to make then.
+ */
+export async function waitFindable(service: Service, workspaceId: string, since: number): Promise<{ ms: number; pending: number }> {
+  for (;;) {
+    const state = await indexState(service, workspaceId);
+    if (state.tables.artifacts!.unfindable === 0) return { ms: performance.now() - since, pending: pendingOf(state) };
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 

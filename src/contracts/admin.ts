@@ -164,6 +164,12 @@ const TableIndexStateSchema = z
     failed: z.number().int().openapi({ description: "Rows set aside after the provider refused them 3 times; reindex retries them." }),
     embedded: z.number().int().openapi({ description: "Rows with a vector of the configured model." }),
     skipped: z.number().int().openapi({ description: "Rows whose text is empty: nothing to embed; full-text search finds them." }),
+    unfindable: z.number().int().openapi({
+      description:
+        "Of `pending`, the items not yet findable by meaning: artifacts whose headline vector (summary and key findings) is still to make, " +
+        "which the indexer makes before any body vector, and ledger memories (an artifact's memory-bank entry comes with the bodies: it states " +
+        "the summary its artifact's headline makes findable); for patterns and learnings, every pending row. Full-text search finds them meanwhile.",
+    }),
     failures: z
       .array(
         z.object({

@@ -23,6 +23,12 @@ export interface IndexState {
   embedded: number;
   /** Rows whose text is empty: nothing to embed, found by full-text search alone. */
   skipped: number;
+  /**
+   * Of `pending`, the rows of the first priority tier: items not yet findable by meaning (an
+   * artifact without its headline vector, a ledger memory; for patterns and learnings, every
+   * pending row). An artifact's memory-bank entry is second tier: its artifact is findable by its headline.
+   */
+  unfindable: number;
 }
 
 /** The rows of one priority tier still to embed, across workspaces (the operator's view: docs/operations.md). */
@@ -188,7 +194,8 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
         SELECT count(*) FILTER (WHERE ${pending(current, maxAttempts)})::int AS pending,
                count(*) FILTER (WHERE ${notCurrent(current)} AND t.embed_attempts >= ${maxAttempts})::int AS failed,
                count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NOT NULL)::int AS embedded,
-               count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped
+               count(*) FILTER (WHERE t.${model} = ${current} AND t.embedding IS NULL)::int AS skipped,
+               count(*) FILTER (WHERE ${pending(current, maxAttempts)} AND ${shape.tiers[0]!})::int AS unfindable
         FROM ${table} t WHERE t.workspace_id = ${workspaceId}`;
       return counts;
     },
@@ -211,14 +218,14 @@ function embeddingQueue(db: DbTx, shape: TableShape): EmbeddingQueue {
   };
 }
 
-const ownColumnTable = (name: EmbeddedTableName, table: TableShape["table"], text: Prisma.Sql): TableShape => ({
+const ownColumnTable = (name: EmbeddedTableName, table: TableShape["table"], text: Prisma.Sql, tiers = [Prisma.sql`TRUE`]): TableShape => ({
   name,
   table,
   modelColumn: "embedding_model",
   text,
   joins: Prisma.empty,
   order: Prisma.sql`t.created_at, t.id`,
-  tiers: [Prisma.sql`TRUE`],
+  tiers,
   queuedAt: Prisma.sql`t.queued_at`,
 });
 
@@ -242,7 +249,13 @@ const EMBEDDED_TABLES: TableShape[] = [
     tiers: [Prisma.sql`t.facet = 'headline'`, Prisma.sql`t.facet = 'body'`],
     queuedAt: Prisma.sql`t.queued_at`,
   },
-  ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`),
+  // An artifact's memory-bank entry states its summary, which the artifact's headline makes findable
+  // already: ledger memories first, the entries with the artifacts' bodies (migration
+  // `memory_bank_second_tier`, whose partial indexes match these conditions).
+  ownColumnTable("memories", "memories", Prisma.sql`concat_ws(E'\n', t.statement, t.going_forward)`, [
+    Prisma.sql`t.artifact_id IS NULL`,
+    Prisma.sql`t.artifact_id IS NOT NULL`,
+  ]),
   ownColumnTable("queryPatterns", "query_patterns", Prisma.sql`concat_ws(E'\n', t.question, t.result_summary)`),
   ownColumnTable("errorLearnings", "error_learnings", Prisma.sql`concat_ws(E'\n', t.learning, t.error_message)`),
 ];

@@ -47,6 +47,40 @@ const pendingArtifactVectors = async (workspaceId: string) =>
   (await t.services.indexer.state(workspaceId)).tables.artifacts.pending;
 
 describe("the embedding indexer", () => {
+  it("makes every headline before any body, and counts an artifact findable by meaning once its headline has a vector", async () => {
+    const ws = await createWorkspaceWithKey(t.services);
+    await importArtifacts(ws.workspaceId, 3);
+    const artifacts = async () => (await t.services.indexer.state(ws.workspaceId)).tables.artifacts;
+    expect(await artifacts()).toMatchObject({ pending: 6, embedded: 0, unfindable: 3 });
+    // The second batch (the bodies) waits until the state has been read.
+    let bodiesReached!: () => void;
+    const bodies = new Promise<void>((resolve) => (bodiesReached = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let batches = 0;
+    const real = t.services.embeddings;
+    const provider: EmbeddingsProvider = {
+      model: real.model,
+      maxInputChars: real.maxInputChars,
+      indexLanes: 1,
+      embed: async (texts) => {
+        if (++batches === 2) {
+          bodiesReached();
+          await released;
+        }
+        return real.embed(texts);
+      },
+      embedQuery: (text) => real.embedQuery(text),
+      close: async () => {},
+    };
+    const run = new EmbeddingIndexer(t.database.prisma, provider, logger).runOnce(ws.workspaceId);
+    await bodies;
+    expect(await artifacts()).toMatchObject({ pending: 3, embedded: 3, unfindable: 0 });
+    release();
+    await run;
+    expect(await artifacts()).toMatchObject({ pending: 0, embedded: 6, unfindable: 0 });
+  });
+
   it("ages the backlog from when rows joined it, not from the past times an import gives them", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     const lastYear = Date.now() - 365 * 24 * 3600 * 1000;
@@ -89,8 +123,11 @@ describe("the embedding indexer", () => {
     const batches: boolean[] = [];
     const { provider } = counting(t.services.embeddings, (texts) => batches.push(texts.some((text) => text.includes("Reason"))), 1);
     await new EmbeddingIndexer(t.database.prisma, provider, logger, { batchRows: 4 }).runOnce(ws.workspaceId);
+    // The 12 headlines first (three batches); then, in the second tier, the bodies and the
+    // artifacts' memory-bank entries (which state the summaries the headlines hold), taking turns.
+    expect(batches).toHaveLength(9);
+    expect(batches.slice(0, 3)).toEqual([false, false, false]);
     expect(batches.filter((body) => body)).toHaveLength(3);
-    expect(batches.indexOf(true)).toBeGreaterThan(batches.lastIndexOf(false));
   });
 
   it("keeps as many batches in flight as the provider has index lanes", async () => {

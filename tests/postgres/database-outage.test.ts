@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { metrics } from "@opentelemetry/api";
+import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +8,7 @@ import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
+import { ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
 import { minimalArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
@@ -20,6 +23,30 @@ import { waitFor } from "../support/wait-for";
 const TOOL = process.env.POSTGRES_TOOL ?? path.resolve(__dirname, "..", "..", "..", "shared", "tools", "postgres");
 const asPostgres = (command: string, args: string[]) =>
   os.userInfo().uid === 0 ? execFileSync("runuser", ["-u", "postgres", "--", command, ...args]) : execFileSync(command, args);
+
+/** Collects the process's metrics on demand: the real SDK, read in place of an exporter. */
+class CollectingReader extends MetricReader {
+  protected async onForceFlush(): Promise<void> {}
+  protected async onShutdown(): Promise<void> {}
+}
+const reader = new CollectingReader();
+const meterProvider = new MeterProvider({ readers: [reader] });
+// Before anything records: the instruments are made on first use, from the global provider.
+metrics.setGlobalMeterProvider(meterProvider);
+
+/** The 503s counted so far, by cause. */
+async function unavailableByCause(): Promise<Record<string, number>> {
+  const { resourceMetrics } = await reader.collect();
+  const counts: Record<string, number> = {};
+  for (const metric of resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics)) {
+    if (metric.descriptor.name !== METRIC_DATABASE_UNAVAILABLE) continue;
+    for (const point of metric.dataPoints as Array<{ attributes: Record<string, unknown>; value: number }>) {
+      const cause = String(point.attributes[ATTR_UNAVAILABLE_CAUSE]);
+      counts[cause] = (counts[cause] ?? 0) + point.value;
+    }
+  }
+  return counts;
+}
 
 let dir: string;
 let pgCtl: (...args: string[]) => void;
@@ -46,6 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
   await t?.close();
+  await meterProvider.shutdown();
   if (dir) execFileSync(TOOL, ["stop", dir]);
 });
 
@@ -57,6 +85,7 @@ describe("the database stopped under a running service", () => {
     const artifactId = (await request(t.app).post("/api/v1/artifacts").set(ws.auth).send(minimalArtifact()).expect(201)).body.artifactId;
     const client = await connectMcpClient(mcp.baseUrl, ws.key);
     // The key is known to this process (its look-ups are kept a few seconds): what follows needs the database itself.
+    const countedBefore = (await unavailableByCause()).connection ?? 0;
     pgCtl("-m", "fast", "-w", "stop");
     try {
       const asks = {
@@ -79,6 +108,10 @@ describe("the database stopped under a running service", () => {
       const result = await callTool(client, "get_briefing");
       expect(result.isError).toBe(true);
       expect(errorText(result)).toMatch(/cannot be reached right now/);
+      // Each answer counted once, as a connection that could not be made (the operator's alert).
+      const counted = await unavailableByCause();
+      expect((counted.connection ?? 0) - countedBefore).toBe(Object.keys(asks).length + 1);
+      expect(counted.statement_timeout ?? 0).toBe(0);
     } finally {
       startAgain();
     }

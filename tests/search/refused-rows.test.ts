@@ -80,7 +80,7 @@ describe("GET /admin/v1/workspaces/{id}/index", () => {
     const ws = await createWorkspaceWithKey(t.services);
     await pushArtifact(t, ws.auth);
     const res = await indexState(ws.workspaceId);
-    expect(res.body.tables.artifacts).toEqual({ pending: 2, failed: 0, embedded: 0, skipped: 0, failures: [] });
+    expect(res.body.tables.artifacts).toEqual({ pending: 2, failed: 0, embedded: 0, skipped: 0, unfindable: 1, failures: [] });
   });
 
   it("answers 404 for an unknown workspace", async () => {

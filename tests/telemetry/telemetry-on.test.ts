@@ -146,7 +146,7 @@ describe("telemetry on: the server process", () => {
       { what: "the first vectors stored", everyMs: 250 },
     );
     expect(samplesOf(indexed, "gen_ai_client_operation_duration_count", { wsi_embedding_lane: "index" })[0]!.value).toBeGreaterThan(0);
-    for (const [table, tiers] of [["artifacts", ["0", "1"]], ["memories", ["0"]], ["queryPatterns", ["0"]], ["errorLearnings", ["0"]]] as const) {
+    for (const [table, tiers] of [["artifacts", ["0", "1"]], ["memories", ["0", "1"]], ["queryPatterns", ["0"]], ["errorLearnings", ["0"]]] as const) {
       for (const tier of tiers) {
         expect(samplesOf(samples, "wsi_embedding_backlog", { wsi_embedding_table: table, wsi_embedding_tier: tier })).toHaveLength(1);
         expect(samplesOf(samples, "wsi_embedding_backlog_age", { wsi_embedding_table: table, wsi_embedding_tier: tier })).toHaveLength(1);

@@ -351,10 +351,15 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
     CROSS JOIN LATERAL (SELECT t.* FROM ${table} t WHERE t.workspace_id = ${source.collection.workspaceId} AND t.id = c.id OFFSET 0) AS t
     LEFT JOIN nearest n ON n.id = c.id
     CROSS JOIN search_query
+    -- The document's lexemes that are the query's (or WordNet's), with their weights: the document
+    -- less what it holds besides them (ts_delete twice, binary searches in the sorted document),
+    -- then unnested. Unnesting all of a realistic document's lexemes (about 125) to compare each
+    -- took about 0.1 ms a candidate on the embedded engine, some 10 ms a search.
     CROSS JOIN LATERAL (
       SELECT array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes,
              array_agg((SELECT min(w::text) FROM unnest(u.weights) AS w) ORDER BY u.lexeme) AS weights
-      FROM unnest(t.search_document) AS u, related WHERE NOT c.known AND (u.lexeme = ANY(search_query.lexemes) OR u.lexeme = ANY(related.lexemes))
+      FROM related, unnest(ts_delete(t.search_document, tsvector_to_array(ts_delete(t.search_document, search_query.lexemes || related.lexemes)))) AS u
+      WHERE NOT c.known
     ) matched
     WHERE ${source.where}`;
 }

@@ -1,6 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { metrics } from "@opentelemetry/api";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +8,7 @@ import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
 import { minimalArtifact } from "../support/artifacts";
+import { collectMetrics } from "../support/collected-metrics";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -24,26 +23,15 @@ const TOOL = process.env.POSTGRES_TOOL ?? path.resolve(__dirname, "..", "..", ".
 const asPostgres = (command: string, args: string[]) =>
   os.userInfo().uid === 0 ? execFileSync("runuser", ["-u", "postgres", "--", command, ...args]) : execFileSync(command, args);
 
-/** Collects the process's metrics on demand: the real SDK, read in place of an exporter. */
-class CollectingReader extends MetricReader {
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
-const reader = new CollectingReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
 // Before anything records: the instruments are made on first use, from the global provider.
-metrics.setGlobalMeterProvider(meterProvider);
+const collected = collectMetrics();
 
 /** The 503s counted so far, by cause. */
 async function unavailableByCause(): Promise<Record<string, number>> {
-  const { resourceMetrics } = await reader.collect();
   const counts: Record<string, number> = {};
-  for (const metric of resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics)) {
-    if (metric.descriptor.name !== METRIC_DATABASE_UNAVAILABLE) continue;
-    for (const point of metric.dataPoints as Array<{ attributes: Record<string, unknown>; value: number }>) {
-      const cause = String(point.attributes[ATTR_UNAVAILABLE_CAUSE]);
-      counts[cause] = (counts[cause] ?? 0) + point.value;
-    }
+  for (const point of await collected.points(METRIC_DATABASE_UNAVAILABLE)) {
+    const cause = String(point.attributes[ATTR_UNAVAILABLE_CAUSE]);
+    counts[cause] = (counts[cause] ?? 0) + point.value;
   }
   return counts;
 }
@@ -73,7 +61,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await mcp?.close();
   await t?.close();
-  await meterProvider.shutdown();
+  await collected.shutdown();
   if (dir) execFileSync(TOOL, ["stop", dir]);
 });
 

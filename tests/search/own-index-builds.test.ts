@@ -1,5 +1,3 @@
-import { metrics } from "@opentelemetry/api";
-import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { Client } from "pg";
 import request from "supertest";
 import { DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
@@ -8,21 +6,15 @@ import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-ma
 import { createVectorIndexRepository, type VectorTable } from "../../src/repositories/vector-index.repository";
 import { METRIC_VECTOR_INDEX_BUILD_FAILURES } from "../../src/telemetry/conventions";
 import { validatedArtifact } from "../support/artifacts";
+import { collectMetrics } from "../support/collected-metrics";
 import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { capturingLogger } from "../support/log-capture";
 import { waitFor } from "../support/wait-for";
 import { TEST_DATABASE_URL, createMigratedDatabase } from "../support/postgres-server";
 import { createTestApp, openTestDatabase, type TestApp } from "../support/test-app";
 
-/** Collects the process's metrics on demand: the real SDK, read in place of an exporter. */
-class CollectingReader extends MetricReader {
-  protected async onForceFlush(): Promise<void> {}
-  protected async onShutdown(): Promise<void> {}
-}
-const reader = new CollectingReader();
-const meterProvider = new MeterProvider({ readers: [reader] });
 // Before anything records: the instruments are made on first use, from the global provider.
-metrics.setGlobalMeterProvider(meterProvider);
+const collected = collectMetrics();
 
 /** A database whose every connection starts with `maintenance_work_mem` at 1 MB, far below what any IVFFlat build needs. */
 async function databaseWithTinyMaintenanceMemory(): Promise<Database> {
@@ -81,7 +73,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await meterProvider.shutdown();
+  await collected.shutdown();
 });
 
 /** One pass of the upkeep as the worker runs it, allowing builds `capMb` of maintenance_work_mem. */
@@ -97,12 +89,7 @@ function maintain(capMb?: number) {
 const setting = async () => (await t.database.prisma.$queryRaw<[{ setting: string }]>`SELECT current_setting('maintenance_work_mem') AS setting`)[0].setting;
 
 async function buildFailures(table: VectorTable): Promise<number> {
-  const { resourceMetrics } = await reader.collect();
-  const points = resourceMetrics.scopeMetrics
-    .flatMap((scope) => scope.metrics)
-    .filter((metric) => metric.descriptor.name === METRIC_VECTOR_INDEX_BUILD_FAILURES)
-    .flatMap((metric) => metric.dataPoints as Array<{ attributes: Record<string, unknown>; value: number }>)
-    .filter((point) => point.attributes["db.collection.name"] === table);
+  const points = (await collected.points(METRIC_VECTOR_INDEX_BUILD_FAILURES)).filter((point) => point.attributes["db.collection.name"] === table);
   return points.reduce((sum, point) => sum + point.value, 0);
 }
 

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { readRunningServer } from "../../src/bootstrap/local-files";
 import { exitOf, SERVER_TEST_TIMEOUT_MS, startServer, type Started } from "../support/server-process";
+import { waitFor } from "../support/wait-for";
 
 // The real server process: what its logs hold after a full run, and a restart after kill -9.
 describe("the server process's logs and crash recovery", () => {
@@ -56,8 +57,16 @@ describe("the server process's logs and crash recovery", () => {
     expect((await fetch(`${url}x`)).status).toBeGreaterThanOrEqual(400);
     await push("logged run");
 
-    const logLines = server.output().split("\n").filter((line) => line.startsWith("{"));
-    expect(logLines.some((line) => line.includes('"path":"/downloads/[redacted]"'))).toBe(true);
+    // A request's line is written once its response has gone, and reaches this process through a
+    // pipe: wait for the last ones rather than read what has arrived so far.
+    const logLines = await waitFor(
+      () => {
+        const lines = server.output().split("\n").filter((line) => line.startsWith("{"));
+        const downloads = lines.filter((line) => line.includes('"path":"/downloads/[redacted]"'));
+        return downloads.length >= 2 && lines.some((line) => line.includes('"path":"/api/v1/artifacts"')) && lines;
+      },
+      { what: "the log lines of both downloads and the push" },
+    );
     for (const secret of [key, adminToken, token, token.slice(0, 40)]) {
       expect(logLines.filter((line) => line.includes(secret))).toEqual([]);
     }

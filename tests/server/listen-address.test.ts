@@ -72,6 +72,7 @@ describe("the server process with HOST at one other address (127.0.0.2, a loopba
     const result = await runAdminCli(dataDir(), ["workspace:create", "--name", "Via 127.0.0.2"]);
     expect(result).toMatchObject({ code: 0 });
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via 127.0.0.2", id: expect.stringMatching(/^ws_/) });
-    expect(started().output()).toContain('"path":"/admin/v1/workspaces"');
+    // The request's log line is written after its response and arrives through a pipe.
+    await waitFor(() => started().output().includes('"path":"/admin/v1/workspaces"'), { what: "the admin request's log line" });
   }, SERVER_TEST_TIMEOUT_MS);
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { exitOf, SERVER_TEST_TIMEOUT_MS, runAdminCli, startServer, type Started } from "../support/server-process";
+import { waitFor } from "../support/wait-for";
 
 describe("the server process on an embedded database", () => {
   let dataDir: string;
@@ -83,7 +84,8 @@ describe("the server process on an embedded database", () => {
     const result = await runAdminCli(dataDir, ["workspace:create", "--name", "Via CLI"]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ name: "Via CLI", id: expect.stringMatching(/^ws_/) });
-    expect(server!.output()).toContain('"path":"/admin/v1/workspaces"');
+    // The request's log line is written after its response and arrives through a pipe.
+    await waitFor(() => server!.output().includes('"path":"/admin/v1/workspaces"'), { what: "the admin request's log line" });
   }, SERVER_TEST_TIMEOUT_MS);
 
   it("imports a skill folder with npm run admin -- skill:import, through the server", async () => {

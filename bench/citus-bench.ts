@@ -24,7 +24,7 @@ import { seedDatabase, vacuumAnalyze, type WorkspacePlan } from "./scale/seed";
 // 2. A third worker added, and `citus_rebalance_start` run while one client pushes drafts and
 //    another searches: every acknowledged push is looked for afterwards, every answer's status
 //    counted, and the large workspace's own index looked for on the node its shard moved to.
-// 3. The large workspace given a shard and a node of its own (what `workspace:isolate` runs)
+// 3. The large workspace given a shard and a node of its own (`workspace:isolate`: one split onto the node)
 //    while the others are searched and every one pushed to: their p95 beside 15 s just before,
 //    its own index where it landed, and the next rebalance's plan.
 
@@ -46,10 +46,14 @@ async function shardOf(url: string, workspaceId: string) {
 interface ClientTally {
   statuses: Map<number, number>;
   latencies: number[];
+  /** When each request was sent (performance.now()), beside its latency. */
+  sentAt: number[];
   errors: number;
 }
 
-const tally = (): ClientTally => ({ statuses: new Map(), latencies: [], errors: 0 });
+const tally = (): ClientTally => ({ statuses: new Map(), latencies: [], sentAt: [], errors: 0 });
+/** The latencies of the requests sent in [from, to). */
+const sentBetween = (t: ClientTally, from: number, to: number) => t.latencies.filter((_, i) => t.sentAt[i]! >= from && t.sentAt[i]! < to);
 const count = (t: ClientTally, status: number) => t.statuses.set(status, (t.statuses.get(status) ?? 0) + 1);
 const statuses = (t: ClientTally) => [...t.statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status} × ${thousands(n)}`).join(", ") + (t.errors ? `, ${t.errors} failed to connect` : "");
 
@@ -133,6 +137,7 @@ async function main(): Promise<void> {
             pushes.errors += 1;
           }
           pushes.latencies.push(performance.now() - sent);
+          pushes.sentAt.push(sent);
         }
       })();
       const searcher = (async () => {
@@ -147,6 +152,7 @@ async function main(): Promise<void> {
             searches.errors += 1;
           }
           searches.latencies.push(performance.now() - sent);
+          searches.sentAt.push(sent);
         }
       })();
       return {
@@ -168,7 +174,8 @@ async function main(): Promise<void> {
     const addMs = performance.now() - addStarted;
     progress("rebalancing");
     const rebalanceStarted = performance.now();
-    // block_writes: the throwaway nodes run without wal_level = logical, which online moves need.
+    // block_writes: what a cluster without wal_level = logical gets (`npm run bench:citus-failures`
+    // measures the move by logical replication under a paced load).
     await withClient(url, (client) => client.query(`SELECT citus_rebalance_start(shard_transfer_mode => 'block_writes')`));
     await withClient(url, (client) => client.query(`SELECT citus_rebalance_wait()`));
     const rebalanceMs = performance.now() - rebalanceStarted;
@@ -228,7 +235,21 @@ async function main(): Promise<void> {
     await quiet.stop();
     const busy = startClients((i) => smalls[i % smalls.length]!);
     progress(`isolating the large workspace onto ${target}`);
+    // When the split's switch-over commits, seen from outside: the copy before it, its own index after.
+    const isolateStarted = performance.now();
+    let switchedAt: number | undefined;
+    const watching = (async () => {
+      while (switchedAt === undefined) {
+        const alone = await withClient(url, async (client) =>
+          (await client.query<{ alone: boolean }>(`SELECT shardminvalue = shardmaxvalue AS alone FROM pg_dist_shard WHERE shardid = get_shard_id_for_distribution_column('workspaces', $1::text)`, [large.id])).rows[0]!.alone,
+        );
+        if (alone) switchedAt = performance.now();
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
     const isolation = await app.services.workspacePlacement.isolate(large.id, { node: target });
+    const isolateEnded = performance.now();
+    await watching;
     await busy.stop();
     const isolatedAt = await shardOf(url, large.id);
     const plan = await withClient(url, async (client) =>
@@ -242,9 +263,13 @@ async function main(): Promise<void> {
       `\n${table(
         ["the large workspace isolated onto a node of its own while the others are used", "figure"],
         [
-          ["isolate_tenant_to_new_shard + citus_move_shard_placement + its own index", `${seconds(isolation.tookMs)}; ${isolatedFrom.node} → ${isolation.node}, shard ${isolation.shardId}`],
+          ["split onto the node (citus_split_shard_by_split_points) + its own index built there", `${seconds(isolation.tookMs)}; ${isolatedFrom.node} → ${isolation.node}, shard ${isolation.shardId}`],
           ["other workspaces' searches before (15 s) / during", `${statuses(quiet.searches)} / ${statuses(busy.searches)}`],
           ["their search p95 before / during", `${ms(p95(quiet.searches))} / ${ms(p95(busy.searches))} (${ratio(p95(busy.searches) / p95(quiet.searches))})`],
+          [
+            "their search p95 during the copy / after it (its own index built)",
+            `${ms(percentile(sentBetween(busy.searches, isolateStarted, switchedAt!), 0.95))} (${seconds(switchedAt! - isolateStarted)}) / ${ms(percentile(sentBetween(busy.searches, switchedAt!, isolateEnded), 0.95))} (${seconds(isolateEnded - switchedAt!)})`,
+          ],
           ["pushes during (every workspace)", statuses(busy.pushes)],
           ["push p95 before / during, longest during", `${ms(p95(quiet.pushes))} / ${ms(p95(busy.pushes))}, ${ms(Math.max(...busy.pushes.latencies))}`],
           ["acknowledged pushes found afterwards", `${thousands(await foundOf([...quiet.acknowledged, ...busy.acknowledged]))} of ${thousands(quiet.acknowledged.length + busy.acknowledged.length)}`],

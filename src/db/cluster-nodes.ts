@@ -23,6 +23,8 @@ export interface NodeReachability {
 export interface ClusterNodes {
   /** Throws `unavailable` when the node holding the workspace is known to be away; otherwise costs nothing. */
   assertReachable(workspaceId: string): Promise<void>;
+  /** Learns which node holds each workspace, where not known yet (assertReachable starts it off the request's path). */
+  locate(workspaceIds: string[]): Promise<void>;
   /** The error a statement for the workspace is refused with now, without waiting (undefined: send it). */
   refusal(workspaceId: string): Error | undefined;
   /**
@@ -46,6 +48,7 @@ export interface ClusterNodes {
 
 export const NO_CLUSTER_NODES: ClusterNodes = {
   assertReachable: async () => undefined,
+  locate: async () => undefined,
   refusal: () => undefined,
   admission: () => undefined,
   freed: () => undefined,
@@ -274,6 +277,7 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
       const refused = refusal(workspaceId);
       if (refused) throw new DomainError("unavailable", refused.message, { cause: refused });
     },
+    locate: lookUp,
     refusal,
     admission,
     freed: wake,

@@ -62,6 +62,7 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P
  * retried (a push with its Idempotency-Key is then stored once).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (isShardMoved(error)) return true;
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (UNREACHABLE_PRISMA_CODES.has(error.code)) return true;
     const cause = (error.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
@@ -93,13 +94,25 @@ export class NodeUnreachableError extends Error {
 
 const NODE_UNREACHABLE = "The workspace's data cannot be reached right now: the database node that holds it";
 
-export type UnavailableCause = "node_unreachable" | "statement_timeout" | "connection";
+// Citus's words (metadata_cache.c) for a statement routed to a shard that a split or move has just
+// replaced: a worker's trigger that writes to another table was planned before the switch-over and
+// run after it. The statement failed whole; sent again it is routed to the shard that holds the rows now.
+const SHARD_MOVED = /^could not find valid entry for shard \d+$/;
+
+/** Whether a statement failed because the shard it was routed to was split or moved meanwhile (Citus): it may simply be sent again. */
+export function isShardMoved(error: unknown): boolean {
+  const sqlState = error instanceof Prisma.PrismaClientKnownRequestError ? driverSqlState(error) : driverErrorSqlState(error);
+  return sqlState === "XX000" && SHARD_MOVED.test(adapterMessage(error) ?? "");
+}
+
+export type UnavailableCause = "node_unreachable" | "statement_timeout" | "connection" | "shard_moved";
 
 /** Why an operation was answered unavailable, for the metrics (undefined: it was not). */
 export function unavailableCause(error: unknown): UnavailableCause | undefined {
   if (error instanceof DomainError) return error.kind === "unavailable" ? unavailableCause(error.cause) ?? "connection" : undefined;
   if (error instanceof NodeUnreachableError) return "node_unreachable";
   if (!isDatabaseUnavailable(error)) return undefined;
+  if (isShardMoved(error)) return "shard_moved";
   if (adapterMessage(error)?.startsWith(NODE_UNREACHABLE)) return "node_unreachable";
   const sqlState =
     error instanceof Prisma.PrismaClientKnownRequestError ? driverSqlState(error) : driverErrorSqlState(error);

@@ -1,4 +1,5 @@
-import type { ClientBase, Pool } from "pg";
+import { Pool, type ClientBase } from "pg";
+import { isShardMoved } from "./database-errors";
 import type { SqlExecutor } from "./migrations";
 
 /**
@@ -7,10 +8,21 @@ import type { SqlExecutor } from "./migrations";
  * connection: transactions and session locks need a single client.
  */
 export function postgresExecutor(client: ClientBase | Pool): SqlExecutor {
+  // A statement on a pool runs on its own, so it failed whole: when Citus split or moved its shard
+  // under it (a push while a workspace is isolated), it is sent once more, to where the rows are now.
+  // On a client it may be one of a transaction's, which the error has ended: that is the caller's.
+  const run = async (sql: string, params?: unknown[]) => {
+    try {
+      return await client.query(sql, params);
+    } catch (error) {
+      if (!(client instanceof Pool) || !isShardMoved(error)) throw error;
+      return client.query(sql, params);
+    }
+  };
   return {
     exec: async (sql) => {
-      await client.query(sql);
+      await run(sql);
     },
-    query: async <Row>(sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as Row[],
+    query: async <Row>(sql: string, params?: unknown[]) => (await run(sql, params)).rows as Row[],
   };
 }

@@ -56,6 +56,8 @@ export interface VectorIndexMaintenance {
   stop(): Promise<void>;
   /** One pass: builds every index that is due; returns what it built. */
   runOnce(): Promise<BuiltIndex[]>;
+  /** Builds the indexes of one workspace that are due, and no other's (a workspace that just moved). */
+  buildFor(workspaceId: string): Promise<BuiltIndex[]>;
 }
 
 /**
@@ -74,9 +76,9 @@ export function createVectorIndexMaintenance({
   firstPassAfterMs = FIRST_PASS_AFTER_MS,
 }: VectorIndexMaintenanceOptions): VectorIndexMaintenance {
   const concurrently = engine === "postgres";
-  async function runPass(shouldStop: () => boolean) {
+  async function runPass(shouldStop: () => boolean, workspaceId?: string) {
     const built: BuiltIndex[] = [];
-    for (const due of await vectorIndexes.due(minVectors)) {
+    for (const due of await vectorIndexes.due(minVectors, workspaceId)) {
       if (shouldStop()) break;
       const started = Date.now();
       try {
@@ -101,5 +103,8 @@ export function createVectorIndexMaintenance({
     return built;
   }
 
-  return periodicPass({ pass: runPass, intervalMs, firstAfterMs: firstPassAfterMs, logger, name: "vector index maintenance" });
+  return {
+    ...periodicPass({ pass: (shouldStop) => runPass(shouldStop), intervalMs, firstAfterMs: firstPassAfterMs, logger, name: "vector index maintenance" }),
+    buildFor: (workspaceId) => runPass(() => false, workspaceId),
+  };
 }

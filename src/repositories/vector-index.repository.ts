@@ -195,8 +195,9 @@ export function createVectorIndexRepository(
      * one statement a table grouped by workspace (each group on its own node on Citus): documents
      * alone would make an index due, with 1 list, before a bulk import is embedded. A build that
      * failed waits for its workspace to change by RETRY_CHANGE or for the memory allowed to change.
+     * With `workspaceId`, that workspace's alone.
      */
-    async due(minVectors: number): Promise<Array<{ workspaceId: string; table: VectorTable; documents: number; vectors: number }>> {
+    async due(minVectors: number, workspaceId?: string): Promise<Array<{ workspaceId: string; table: VectorTable; documents: number; vectors: number }>> {
       await forgetIndexesLeftBehind();
       const tables = Object.keys(COLLECTIONS_OF) as VectorTable[];
       const candidates = await db.$queryRaw<
@@ -207,7 +208,7 @@ export function createVectorIndexRepository(
           FROM search_term_counts c
           JOIN unnest(${tables}::text[], ${tables.map((table) => COLLECTIONS_OF[table])}::text[], ${tables.map((table) => MOST_VECTORS_PER_DOCUMENT[table])}::int[])
             AS v(vector_table, collections, most) ON c.collection LIKE v.collections
-          WHERE c.lexeme = '' AND c.documents > 0
+          WHERE c.lexeme = '' AND c.documents > 0 AND (${workspaceId ?? null}::text IS NULL OR c.workspace_id = ${workspaceId ?? null})
           GROUP BY c.workspace_id, v.vector_table
           HAVING sum(c.documents) * max(v.most) > ${minVectors}
         )

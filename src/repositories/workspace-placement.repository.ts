@@ -19,6 +19,12 @@ export interface WorkspaceShard {
 // as Citus's default, with the rule of migration `isolated_workspaces`.
 export const ISOLATING_STRATEGY = "by_shard_count_isolating_workspaces";
 
+// Citus copies each co-located table's shard, and then builds its indexes, over as many
+// connections at once as `citus.max_adaptive_executor_pool_size` allows (16 by default): on a node
+// that serves other workspaces meanwhile that is every core. One at a time, a copy takes a little
+// longer and the node's other workspaces keep their pace (docs/performance.md, run W).
+const ONE_TABLE_AT_A_TIME = "SET citus.max_adaptive_executor_pool_size = 1";
+
 const SHARD = `
   SELECT s.shardid::text AS "shardId", s.shardminvalue = s.shardmaxvalue AS alone, n.nodeid AS id, n.nodename AS host, n.nodeport AS port
   FROM pg_dist_shard s
@@ -52,16 +58,39 @@ export function createWorkspacePlacementRepository(db: DbTx, session: <T>(work: 
       return { shardId: row.shardId, alone: row.alone, node: { id: row.id, host: row.host, port: row.port } };
     },
 
-    /** Splits the workspace's rows into shards of their own, every colocated table's with them, by logical replication where Citus can. */
-    async isolate(workspaceId: string): Promise<void> {
-      await session((sql) => sql.query("SELECT isolate_tenant_to_new_shard('workspaces', $1::text, 'CASCADE', shard_transfer_mode => 'auto')", [workspaceId]));
+    /**
+     * Splits the workspace's rows out of `shard` into shards of their own, every colocated table's
+     * with them, and places those on `to`, by logical replication where Citus can. One copy:
+     * `isolate_tenant_to_new_shard` places the new shard where the old one was, and a move to
+     * another node would then copy the workspace a second time and build its indexes twice. The
+     * split points are the ones that function computes: the hash of the workspace's id, and the
+     * value below it, unless it is at an end of the shard's range.
+     */
+    async isolate(workspaceId: string, shard: WorkspaceShard, to: ClusterNode): Promise<void> {
+      const [range] = await db.$queryRaw<Array<{ hash: number; min: number; max: number }>>`
+        SELECT worker_hash(${workspaceId}::text) AS hash, shardminvalue::int AS min, shardmaxvalue::int AS max
+        FROM pg_dist_shard WHERE shardid = ${shard.shardId}::bigint`;
+      if (!range) throw new Error(`shard ${shard.shardId} is not in the cluster's metadata`);
+      const { hash, min, max } = range;
+      const from = shard.node.id;
+      const [points, nodes] =
+        hash === min ? [[hash], [to.id, from]] : hash === max ? [[hash - 1], [from, to.id]] : [[hash - 1, hash], [from, to.id, from]];
+      await session(async (sql) => {
+        await sql.exec(ONE_TABLE_AT_A_TIME);
+        await sql.query("SELECT citus_split_shard_by_split_points($1::bigint, $2::text[], $3::int[], shard_transfer_mode => 'auto')", [
+          shard.shardId,
+          points.map(String),
+          nodes,
+        ]);
+      });
     },
 
     /** Moves a shard and its colocated ones to `to`, writes going on meanwhile (logical replication). */
     async move(shardId: string, from: ClusterNode, to: ClusterNode): Promise<void> {
-      await session((sql) =>
-        sql.query("SELECT citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'auto')", [shardId, from.host, from.port, to.host, to.port]),
-      );
+      await session(async (sql) => {
+        await sql.exec(ONE_TABLE_AT_A_TIME);
+        await sql.query("SELECT citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'auto')", [shardId, from.host, from.port, to.host, to.port]);
+      });
     },
 
     /** Keeps the workspace on its node and that node for it alone, in every later rebalance: the strategy is made the default. */

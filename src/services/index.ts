@@ -201,7 +201,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       placement: createWorkspacePlacementRepository(db, database.onOneConnection),
       workspaces,
       vectorIndexes,
-      buildDueIndexes: () => vectorIndexMaintenance.runOnce(),
+      buildOwnIndexes: (workspaceId) => vectorIndexMaintenance.buildFor(workspaceId),
       logger,
     }),
     workspaceDeletion: createWorkspaceDeletionService({

@@ -30,8 +30,8 @@ export function createWorkspacePlacementService(deps: {
   placement: WorkspacePlacementRepository;
   workspaces: Pick<WorkspaceRepository, "findById">;
   vectorIndexes: Pick<VectorIndexRepository, "forget">;
-  /** One pass of the upkeep that builds the workspaces' own vector indexes that are due. */
-  buildDueIndexes: () => Promise<BuiltIndex[]>;
+  /** Builds the workspace's own vector indexes that are due (VectorIndexMaintenance.buildFor). */
+  buildOwnIndexes: (workspaceId: string) => Promise<BuiltIndex[]>;
   logger: Logger;
 }) {
   const { placement, logger } = deps;
@@ -58,21 +58,22 @@ export function createWorkspacePlacementService(deps: {
         throw invalid(`node: no worker ${options.node} holds shards in this cluster; its workers are ${workers.map(nameOf).join(", ")}`);
       }
       const started = performance.now();
-      let shard = await placement.shardOf(workspaceId);
+      const shard = await placement.shardOf(workspaceId);
       const alreadyIsolated = shard.alone;
-      if (!alreadyIsolated) {
-        await shardOperation("give the workspace a shard of its own", () => placement.isolate(workspaceId));
-        shard = await placement.shardOf(workspaceId);
-      }
       const to = target ?? shard.node;
       const moved = to.id !== shard.node.id;
-      if (moved) await shardOperation(`move the workspace's shard to ${nameOf(to)}`, () => placement.move(shard.shardId, shard.node, to));
+      if (!alreadyIsolated) {
+        await shardOperation(`give the workspace a shard of its own on ${nameOf(to)}`, () => placement.isolate(workspaceId, shard, to));
+      } else if (moved) {
+        await shardOperation(`move the workspace's shard to ${nameOf(to)}`, () => placement.move(shard.shardId, shard.node, to));
+      }
+      const placed = await placement.shardOf(workspaceId);
       await shardOperation("keep the workspace on its node in later rebalances", () => placement.pin(workspaceId, to));
       deps.vectorIndexes.forget(workspaceId);
-      const built = (await deps.buildDueIndexes()).filter((index) => index.workspaceId === workspaceId).map((index) => index.table);
+      const built = (await deps.buildOwnIndexes(workspaceId)).map((index) => index.table);
       const tookMs = Math.round(performance.now() - started);
-      logger.info({ workspaceId, node: nameOf(to), shardId: shard.shardId, alreadyIsolated, moved, ownIndexesBuilt: built, tookMs }, "workspace isolated on a node of its own");
-      return { workspaceId, node: nameOf(to), shardId: shard.shardId, isolated: true, alreadyIsolated, moved, ownIndexesBuilt: built, tookMs };
+      logger.info({ workspaceId, node: nameOf(to), shardId: placed.shardId, alreadyIsolated, moved, ownIndexesBuilt: built, tookMs }, "workspace isolated on a node of its own");
+      return { workspaceId, node: nameOf(to), shardId: placed.shardId, isolated: true, alreadyIsolated, moved, ownIndexesBuilt: built, tookMs };
     },
   };
 }

@@ -44,7 +44,7 @@ export const ATTR_SEARCH_OPERATION = "wsi.search.operation";
 export const ATTR_CACHE_HIT = "wsi.cache.hit";
 /** The limiter that refused a request: per-key, per-address, sign-in, auth-failures, admin-token-failures, client-registrations. */
 export const ATTR_RATE_LIMITER = "wsi.rate_limit.limiter";
-/** Why the database could not be reached: `node_unreachable`, `statement_timeout`, `connection`. */
+/** Why the database could not be reached: `node_unreachable`, `statement_timeout`, `connection`, `shard_moved`. */
 export const ATTR_UNAVAILABLE_CAUSE = "wsi.database.unavailable.cause";
 /** A Citus worker, host:port. */
 export const ATTR_DATABASE_NODE = "wsi.database.node";

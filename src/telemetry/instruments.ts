@@ -97,8 +97,8 @@ export function instruments(): Instruments {
   return made;
 }
 
-/** Counts an operation answered unavailable: `node_unreachable` (refused before reaching a node known to be away), `statement_timeout`, `connection`. */
-export function countUnavailable(cause: "node_unreachable" | "statement_timeout" | "connection"): void {
+/** Counts an operation answered unavailable: `node_unreachable` (refused before reaching a node known to be away), `statement_timeout`, `connection`, `shard_moved` (a Citus shard split or moved under the statement, once retried). */
+export function countUnavailable(cause: "node_unreachable" | "statement_timeout" | "connection" | "shard_moved"): void {
   instruments().databaseUnavailable.add(1, { [ATTR_UNAVAILABLE_CAUSE]: cause });
 }
 

@@ -44,6 +44,7 @@ describe("POST /admin/v1/workspaces/{id}/isolate", () => {
   });
 
   (citus ? it : it.skip)("moves a workspace in use to a shard and node of its own, which a rebalance leaves alone", async () => {
+    let pushedMeanwhile = 0;
     const [big, other] = [await createWorkspaceWithKey(t.services), await createWorkspaceWithKey(t.services)] as WorkspaceWithKey[];
     const push = (ws: WorkspaceWithKey, summary: string) =>
       request(t.app).post("/api/v1/artifacts").set(ws.auth).send({ summary, why: "w", confidence: 0.5, confidenceExplanation: "e" }).expect(201);
@@ -69,12 +70,17 @@ describe("POST /admin/v1/workspaces/{id}/isolate", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toContain(target);
 
-    // The workspace and another are used while it moves.
+    // The workspace and another are read and written while it moves.
     let moving = true;
     const meanwhile = (async () => {
       const statuses: number[] = [];
-      while (moving) {
-        for (const ws of [big!, other!]) statuses.push((await request(t.app).get("/api/v1/briefing").set(ws.auth)).status);
+      for (let i = 0; moving; i++) {
+        for (const ws of [big!, other!]) {
+          statuses.push((await request(t.app).get("/api/v1/briefing").set(ws.auth)).status);
+          const pushed = await request(t.app).post("/api/v1/artifacts").set(ws.auth).send({ summary: `Meanwhile ${i}`, why: "w", confidence: 0.5, confidenceExplanation: "e" });
+          statuses.push(pushed.status === 201 ? 200 : pushed.status);
+          if (ws === big && pushed.status === 201) pushedMeanwhile++;
+        }
       }
       return statuses;
     })();
@@ -93,7 +99,7 @@ describe("POST /admin/v1/workspaces/{id}/isolate", () => {
     expect(listed.body.results.map((item: { id: string }) => item.id)).toContain(pushed[0]!.body.artifactId);
     await push(big!, "Pushed after the move");
     const drafts = await t.database.executor.query<{ n: number }>(`SELECT count(*)::int AS n FROM artifacts WHERE workspace_id = $1`, [big!.workspaceId]);
-    expect(drafts[0]!.n).toBe(4);
+    expect(drafts[0]!.n).toBe(4 + pushedMeanwhile);
 
     // Again: nothing to split or move.
     const again = await isolate(big!.workspaceId, { node: target });

@@ -7,6 +7,9 @@ import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
+import { observeNodeReachability } from "../../src/telemetry/instruments";
+import { ATTR_DATABASE_NODE, ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_NODE_REACHABLE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
+import { collectMetrics } from "../support/collected-metrics";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -24,7 +27,19 @@ const TOOL = process.env.CITUS_TOOL ?? path.resolve(__dirname, "..", "..", "..",
 
 const execFileAsync = promisify(execFile);
 
+// Before anything records: the instruments are made on first use, from the global provider.
+const collected = collectMetrics();
+
+/** The reachability gauge by node, as a metrics exporter would read it now. */
+async function reachability(): Promise<Record<string, number>> {
+  return Object.fromEntries((await collected.points(METRIC_DATABASE_NODE_REACHABLE)).map((point) => [String(point.attributes[ATTR_DATABASE_NODE]), point.value]));
+}
+
+const refusedAsUnreachable = async () =>
+  (await collected.points(METRIC_DATABASE_UNAVAILABLE)).filter((point) => point.attributes[ATTR_UNAVAILABLE_CAUSE] === "node_unreachable").reduce((sum, point) => sum + point.value, 0);
+
 let dir: string;
+let workerNames: Map<number, string>;
 let t: TestApp;
 let mcp: ListeningApp;
 const onWorker: Record<string, WorkspaceWithKey[]> = {};
@@ -35,10 +50,17 @@ beforeAll(async () => {
   await migrateDatabase(url);
   t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
   mcp = await listen(t.app);
+  // As the server process wires it.
+  observeNodeReachability(() => t.database.nodes.known());
   // Workspaces until both workers hold some: a workspace's node is its shard's.
   const workers = new Map(
     (await t.database.executor.query<{ name: string; port: number }>(`SELECT nodename AS name, nodeport AS port FROM pg_dist_node WHERE groupid > 0 ORDER BY groupid`)).map(
       (node, i) => [node.port, `worker${i + 1}`],
+    ),
+  );
+  workerNames = new Map(
+    (await t.database.executor.query<{ name: string; port: number }>(`SELECT nodename AS name, nodeport AS port FROM pg_dist_node WHERE groupid > 0 ORDER BY groupid`)).map(
+      (node, i) => [i + 1, `${node.name}:${node.port}`],
     ),
   );
   while (!(onWorker.worker1?.length && onWorker.worker2?.length)) {
@@ -60,7 +82,9 @@ afterAll(async () => {
 const briefing = (ws: WorkspaceWithKey) => request(t.app).get("/api/v1/briefing").set(ws.auth);
 
 describe("a Citus worker killed under a running service", () => {
-  it("refuses only the dead worker's workspaces, quickly, and serves them again once it is back", async () => {
+  it("refuses only the dead worker's workspaces, quickly, says so in its metrics, and serves them again once it is back", async () => {
+    const worker2 = workerNames.get(2)!;
+    const refusedBefore = await refusedAsUnreachable();
     execFileSync(TOOL, ["node", dir, "worker2", "kill"]);
     try {
       // Keys this process has not looked up yet, as every key is once its cached look-up expires.
@@ -73,11 +97,17 @@ describe("a Citus worker killed under a running service", () => {
         expect(res.body.code).toBe("service_unavailable");
         expect(Date.now() - started).toBeLessThan(2_000);
       }
+      // Once the node is known to be away its workspaces are refused before a statement is sent.
+      await briefing(onWorker.worker2![0]!).expect(503);
+      // The operator's view: the node is down on the gauge, and the refusals are counted by their cause.
+      expect((await reachability())[worker2]).toBe(0);
+      expect(await refusedAsUnreachable()).toBeGreaterThan(refusedBefore);
     } finally {
       execFileSync(TOOL, ["node", dir, "worker2", "start"]);
     }
     await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
     for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
+    expect(await reachability()).toMatchObject({ [worker2]: 1, [workerNames.get(1)!]: 1 });
   });
 });
 

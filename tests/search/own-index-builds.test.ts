@@ -76,15 +76,17 @@ afterAll(async () => {
   await collected.shutdown();
 });
 
-/** One pass of the upkeep as the worker runs it, allowing builds `capMb` of maintenance_work_mem. */
-function maintain(capMb?: number) {
-  return createVectorIndexMaintenance({
+/** The upkeep as the worker runs it, allowing builds `capMb` of maintenance_work_mem. */
+const upkeepOf = (capMb?: number) =>
+  createVectorIndexMaintenance({
     vectorIndexes: createVectorIndexRepository(t.database.prisma, { buildSession: t.database.onOneConnection, buildMemoryCapMb: capMb }),
     logger: log.logger,
     engine: t.database.kind,
     minVectors: MIN_VECTORS,
-  }).runOnce();
-}
+  });
+
+/** One pass of the upkeep, allowing builds `capMb` of maintenance_work_mem. */
+const maintain = (capMb?: number) => upkeepOf(capMb).runOnce();
 
 const setting = async () => (await t.database.prisma.$queryRaw<[{ setting: string }]>`SELECT current_setting('maintenance_work_mem') AS setting`)[0].setting;
 
@@ -152,6 +154,22 @@ describe("a workspace's own vector indexes", () => {
     const built = await maintain(64);
     expect(built.filter((index) => index.workspaceId === other.workspaceId).map((index) => index.table).sort()).toEqual(["error_learnings", "memories", "query_patterns"]);
     expect((await indexState(other.workspaceId)).ownIndexes.memories).toMatchObject({ state: "built", error: null });
+  });
+
+  it("are built for one workspace alone when asked (a workspace that just moved), the others' left to the upkeep's pass", async () => {
+    const [moved, bystander] = [await createWorkspaceWithKey(t.services), await createWorkspaceWithKey(t.services)];
+    await importContent(t.services, moved!.workspaceId, bulkImport("moved"));
+    await importContent(t.services, bystander!.workspaceId, bulkImport("bystander"));
+    await t.services.indexer.runOnce();
+    const built = await upkeepOf().buildFor(moved!.workspaceId);
+    expect(new Set(built.map((index) => index.workspaceId))).toEqual(new Set([moved!.workspaceId]));
+    expect(built.map((index) => index.table).sort()).toEqual(["error_learnings", "memories", "query_patterns"]);
+    expect((await indexState(bystander!.workspaceId)).ownIndexes.memories).toMatchObject({ state: "exactScan" });
+    expect((await maintain()).filter((index) => index.workspaceId === bystander!.workspaceId).map((index) => index.table).sort()).toEqual([
+      "error_learnings",
+      "memories",
+      "query_patterns",
+    ]);
   });
 
   it("are built by a started upkeep within seconds, and read by searches soon after, not a minute later each", async () => {

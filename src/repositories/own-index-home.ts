@@ -105,15 +105,24 @@ function shardHome(db: DbTx, shard: { id: string; name: string; host: string; po
     facts: async (index) => parseFacts(await onWorker(FACTS(index))),
     buildMemory: async () => ({ settingKb: Number(await onWorker(MEMORY_SETTING)), raisable: false }),
     build: async (statement) => {
-      if (!session) return void (await onWorker(statement));
-      // A session without the requests' statement timeout: the coordinator waits out the build.
-      await session(async (connection) => {
-        const [answer] = await connection.query<{ success: boolean; result: string }>(
-          "SELECT success, result FROM master_run_on_worker(ARRAY[$1]::text[], ARRAY[$2]::int[], ARRAY[$3]::text[], false)",
-          [shard.host, shard.port, statement],
-        );
-        answerOf(answer);
-      });
+      // One process, not a leader and parallel workers: the worker serves the other workspaces of
+      // its node meanwhile (a workspace just isolated there, docs/performance.md run W). No session
+      // setting reaches the build's connection there, so the shard's own storage parameter says
+      // it, for the build's time.
+      await onWorker(`ALTER TABLE ${shard.name} SET (parallel_workers = 0)`);
+      try {
+        if (!session) return void (await onWorker(statement));
+        // A session without the requests' statement timeout: the coordinator waits out the build.
+        await session(async (connection) => {
+          const [answer] = await connection.query<{ success: boolean; result: string }>(
+            "SELECT success, result FROM master_run_on_worker(ARRAY[$1]::text[], ARRAY[$2]::int[], ARRAY[$3]::text[], false)",
+            [shard.host, shard.port, statement],
+          );
+          answerOf(answer);
+        });
+      } finally {
+        await onWorker(`ALTER TABLE ${shard.name} RESET (parallel_workers)`);
+      }
     },
   };
 }

@@ -40,6 +40,11 @@ describe("a workspace's own vector index on Citus", () => {
       SELECT relname::text AS name FROM pg_class WHERE relkind = 'i' AND relname LIKE ${`${workspaceIndexName(ws.workspaceId, "artifact_embeddings")}%`}`;
     expect(onCoordinator).toEqual([]);
     expect(await createVectorIndexRepository(t.database.prisma).describe(ws.workspaceId, "artifact_embeddings")).toMatchObject({ valid: true, lists: 1 });
+    // The build ran in one process (the shard's parallel_workers at 0) and left the shard's storage parameters as they were.
+    const [options] = await t.database.prisma.$queryRaw<[{ result: string }]>`
+      SELECT result FROM master_run_on_worker(ARRAY[${placed.node.host}]::text[], ARRAY[${placed.node.port}]::int[],
+        ARRAY[${`SELECT coalesce(array_to_string(reloptions, ','), 'none') FROM pg_class WHERE relname = 'artifact_embeddings_${placed.shard}'`}]::text[], false)`;
+    expect(options.result).toBe("none");
   });
 
   it("is built again by the upkeep when its shard's node no longer has it, as after a shard move", async () => {

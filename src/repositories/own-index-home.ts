@@ -106,7 +106,7 @@ function shardHome(db: DbTx, shard: { id: string; name: string; host: string; po
     buildMemory: async () => ({ settingKb: Number(await onWorker(MEMORY_SETTING)), raisable: false }),
     build: async (statement) => {
       // One process, not a leader and parallel workers: the worker serves the other workspaces of
-      // its node meanwhile (a workspace just isolated there, docs/performance.md run W). No session
+      // its node meanwhile (a workspace just isolated there, docs/performance.md run W2). No session
       // setting reaches the build's connection there, so the shard's own storage parameter says
       // it, for the build's time.
       await onWorker(`ALTER TABLE ${shard.name} SET (parallel_workers = 0)`);

@@ -20,9 +20,10 @@ export interface WorkspaceShard {
 export const ISOLATING_STRATEGY = "by_shard_count_isolating_workspaces";
 
 // Citus copies each co-located table's shard, and then builds its indexes, over as many
-// connections at once as `citus.max_adaptive_executor_pool_size` allows (16 by default): on a node
-// that serves other workspaces meanwhile that is every core. One at a time, a copy takes a little
-// longer and the node's other workspaces keep their pace (docs/performance.md, run W).
+// connections at once as `citus.max_adaptive_executor_pool_size` allows (16 by default): on nodes
+// that serve other workspaces meanwhile that is every core. One at a time, the copy took no longer
+// on two cores and the other workspaces' search p95 went from 1.9× to 1.4× of before
+// (docs/performance.md, run W2).
 const ONE_TABLE_AT_A_TIME = "SET citus.max_adaptive_executor_pool_size = 1";
 
 const SHARD = `

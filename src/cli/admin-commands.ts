@@ -258,6 +258,8 @@ export const OPTIONS = {
   memory: text,
   skill: text,
   source: text,
+  app: text,
+  node: text,
   yes: { type: "boolean" },
   help: { type: "boolean" },
 } as const;

@@ -65,7 +65,8 @@ function pickHeaders(schema: z.ZodObject<z.ZodRawShape>, req: Request): Record<s
 
 function parseBody(schema: z.ZodType, req: Request): unknown {
   if (req.body === undefined) {
-    if (req.get("content-type") && !req.is("application/json")) {
+    // req.is answers null for a request with no body at all, whatever its Content-Type says: a missing body, not a wrong type.
+    if (req.get("content-type") && req.is("application/json") === false) {
       throw new ApiError("unsupported_media_type", "Content-Type must be application/json");
     }
     throw badRequest("body: is required: send a JSON object with Content-Type: application/json");

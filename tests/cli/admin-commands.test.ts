@@ -1,5 +1,6 @@
+import { parseArgs } from "node:util";
 import request from "supertest";
-import { COMMANDS, type AdminRequest, presentAnswer, refusalText, UsageError } from "../../src/cli/admin-commands";
+import { COMMANDS, OPTIONS, type AdminRequest, presentAnswer, refusalText, USAGE, UsageError } from "../../src/cli/admin-commands";
 import { pushArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -20,6 +21,18 @@ function send({ method, path, body }: AdminRequest) {
 
 const statusOf = async (workspaceId: string, id: string) =>
   (await t.database.prisma.artifact.findUniqueOrThrow({ where: { workspaceId_id: { workspaceId, id } } })).status;
+
+describe("npm run admin: its options", () => {
+  it("accepts every option the usage names, as the command line parses it", () => {
+    const named = [...new Set([...USAGE.matchAll(/--([a-z]+)/g)].map((match) => match[1]!))];
+    expect(named).toEqual(expect.arrayContaining(["workspace", "node", "app"]));
+    for (const option of named) {
+      const flag = OPTIONS[option as keyof typeof OPTIONS] as { type: string } | undefined;
+      const args = flag?.type === "boolean" ? [`--${option}`] : [`--${option}`, "value"];
+      expect(() => parseArgs({ args: ["command", ...args], allowPositionals: true, options: OPTIONS })).not.toThrow();
+    }
+  });
+});
 
 describe("npm run admin: commands that act on a key or an artifact name its workspace", () => {
   it("key:revoke sends DELETE /admin/v1/workspaces/{workspaceId}/keys/{keyId}, which revokes the key", async () => {

@@ -1,6 +1,8 @@
+import net from "node:net";
 import request from "supertest";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { capturingLogger } from "../support/log-capture";
+import { listen } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
@@ -52,6 +54,27 @@ describe("error responses", () => {
     const res = await push().type("text/plain").send("summary=s");
     expect(res.status).toBe(415);
     expect(res.body.error).toBe("Content-Type must be application/json");
+  });
+
+  it("answers 400 naming the missing body for a request declared as JSON that sends none, as curl sends it without -d", async () => {
+    // Neither Content-Length nor Transfer-Encoding: no body at all (supertest and fetch always send one).
+    const listening = await listen(t.app);
+    try {
+      const { port } = new URL(listening.baseUrl);
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = "";
+        const socket = net.connect(Number(port), "127.0.0.1", () =>
+          socket.write(`POST /api/v1/artifacts HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${ws.auth.Authorization}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`),
+        );
+        socket.on("data", (chunk) => (text += String(chunk)));
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)).error).toMatch(/^body: is required/);
+    } finally {
+      await listening.close();
+    }
   });
 
   it("answers 415 naming utf-8 for a JSON body in another charset, before decoding it", async () => {

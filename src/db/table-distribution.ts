@@ -16,6 +16,10 @@ export const NOT_PER_WORKSPACE: Record<string, { kind: "reference" | "local"; wh
     kind: "reference",
     why: "which workspace a connector's grant belongs to, read when its access token is authenticated, before any workspace is known: on every node, so the look-up reads one",
   },
+  reviewer_workspaces: {
+    kind: "reference",
+    why: "which workspaces a console reviewer belongs to, read on every page before a workspace is chosen: on every node, so a worker away does not take the console with it",
+  },
   reviewer_sessions: { kind: "reference", why: "a reviewer's sessions, found by the digest of the cookie before any workspace is chosen" },
   sign_in_failures: { kind: "local", why: "failed sign-ins per account or client address, counted before anyone is signed in" },
   rate_limit_counters: { kind: "local", why: "hit counters per API key or client address shared by the processes (UNLOGGED)" },

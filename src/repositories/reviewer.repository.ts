@@ -1,4 +1,6 @@
 import type { DbTx } from "../db/database";
+import { isDatabaseUnavailable } from "../db/database-errors";
+import { onBehalfOf } from "../db/workspace-scope";
 import { newId } from "../lib/ids";
 
 export interface ReviewerRecord {
@@ -9,6 +11,7 @@ export interface ReviewerRecord {
 }
 
 const REVIEWER_FIELDS = { id: true, email: true, name: true, createdAt: true } as const;
+const BY_NAME = new Intl.Collator("en");
 
 /**
  * Deletes those of the accounts that reach no workspace any more, with their sessions; how many.
@@ -37,12 +40,17 @@ export function createReviewerRepository(db: DbTx) {
       });
     },
 
+    /**
+     * The membership, then the reviewer's own list of workspaces (reviewer_workspaces), which the
+     * console reads on one node and trusts: it never names a workspace the membership does not.
+     */
     async addMembership(workspaceId: string, reviewerId: string): Promise<void> {
       await db.workspaceReviewer.upsert({
         where: { workspaceId_reviewerId: { workspaceId, reviewerId } },
         create: { workspaceId, reviewerId },
         update: {},
       });
+      await db.reviewerWorkspace.upsert({ where: { reviewerId_workspaceId: { reviewerId, workspaceId } }, create: { reviewerId, workspaceId }, update: {} });
     },
 
     async listByWorkspace(workspaceId: string): Promise<ReviewerRecord[]> {
@@ -56,6 +64,8 @@ export function createReviewerRepository(db: DbTx) {
 
     /** Removes the membership; an account left with no workspace is deleted with its sessions. */
     async removeMembership(workspaceId: string, reviewerId: string): Promise<boolean> {
+      // The reviewer's list first, so that it never names a workspace the membership no longer does.
+      await db.reviewerWorkspace.deleteMany({ where: { reviewerId, workspaceId } });
       const removed = await db.workspaceReviewer.deleteMany({ where: { workspaceId, reviewerId } });
       if (removed.count === 0) return false;
       await deleteWithoutMembership(db, [reviewerId]);
@@ -66,14 +76,24 @@ export function createReviewerRepository(db: DbTx) {
       return db.reviewer.findUnique({ where: { email }, select: { ...REVIEWER_FIELDS, passwordHash: true } });
     },
 
-    /** The workspaces a reviewer belongs to, by name. */
+    /**
+     * The workspaces a reviewer belongs to, by name. Their ids come from the reviewer's own list (a
+     * reference table on Citus: one node), and each name from its workspace's own node, on behalf
+     * of that workspace: a workspace whose node is away is listed by its id rather than failing
+     * every page of the console (docs/deployment.md, "When a node fails").
+     */
     async workspacesOf(reviewerId: string): Promise<Array<{ id: string; name: string }>> {
-      const rows = await db.workspaceReviewer.findMany({
-        where: { reviewerId },
-        select: { workspace: { select: { id: true, name: true } } },
-        orderBy: [{ workspace: { name: "asc" } }, { workspaceId: "asc" }],
-      });
-      return rows.map((row) => row.workspace);
+      const ids = (await db.reviewerWorkspace.findMany({ where: { reviewerId }, select: { workspaceId: true } })).map((row) => row.workspaceId);
+      const named = await Promise.all(
+        ids.map((id) =>
+          // findFirst: Prisma would batch findUnique calls made together into one statement on every node.
+          onBehalfOf(id, async () => await db.workspace.findFirst({ where: { id }, select: { id: true, name: true } })).catch((error: unknown) => {
+            if (isDatabaseUnavailable(error)) return { id, name: id };
+            throw error;
+          }),
+        ),
+      );
+      return named.filter((workspace) => workspace !== null).sort((a, b) => BY_NAME.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
 
     async createSession(reviewerId: string, tokenHash: string, expiresAt: Date): Promise<void> {

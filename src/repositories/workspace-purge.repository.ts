@@ -74,6 +74,7 @@ export function createWorkspacePurgeRepository(db: DbTx) {
       // Reviewers: the memberships; an account that reached no other workspace goes with its
       // sessions (as when its last membership is removed), the others keep theirs.
       const members = await db.workspaceReviewer.findMany({ ...ofWorkspace(workspaceId), select: { reviewerId: true } });
+      await count("reviewer_workspaces", db.reviewerWorkspace.deleteMany(ofWorkspace(workspaceId)));
       await count("workspace_reviewers", db.workspaceReviewer.deleteMany(ofWorkspace(workspaceId)));
       const ids = members.map((m) => m.reviewerId);
       await count("reviewers", deleteWithoutMembership(db, ids));

@@ -4,6 +4,7 @@ import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-ma
 import { createLogger } from "../../src/lib/logger";
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import { nearestQuery } from "../../src/repositories/artifact-search.repository";
+import { createReviewerRepository } from "../../src/repositories/reviewer.repository";
 import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
 import { minimalArtifact, pushArtifact, validatedArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
@@ -113,6 +114,17 @@ describe("one workspace's request runs on one node (Citus router plans)", () => 
     expect(digest?.plan).toMatch(/Task Count: 1\b/);
     const key = plans.find(({ text }) => /FROM "public"\."api_keys"/.test(text));
     expect(key?.plan).toMatch(/Task Count: 1\b/);
+    expect(multiNode(plans)).toEqual([]);
+  });
+
+  // Every console page reads the reviewer's workspaces before any workspace is chosen: through
+  // reviewer_workspaces, a reference table, then each workspace's name on its own node.
+  it("the console's list of a reviewer's workspaces", async () => {
+    const reviewer = await t.services.reviewers.add(ws.workspaceId, { email: "plans@acme.test", name: "Plans", password: "correct horse battery" });
+    await t.services.reviewers.add(other.workspaceId, { email: "plans@acme.test", name: "Plans", password: "correct horse battery" });
+    const plans = await plansOf(async () => expect((await createReviewerRepository(t.database.prisma).workspacesOf(reviewer.id)).map((w) => w.id).sort()).toEqual([ws.workspaceId, other.workspaceId].sort()));
+    expect(plans.find(({ text }) => text.includes('"reviewer_workspaces"'))?.plan).toMatch(/Task Count: 1\b/);
+    expect(plans.filter(({ text }) => /FROM "public"\."workspaces"/.test(text))).toHaveLength(2);
     expect(multiNode(plans)).toEqual([]);
   });
 

@@ -10,6 +10,7 @@ import { migrateDatabase } from "../../src/db/database-readiness";
 import { observeNodeReachability } from "../../src/telemetry/instruments";
 import { ATTR_DATABASE_NODE, ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_NODE_REACHABLE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
 import { collectMetrics } from "../support/collected-metrics";
+import { consoleSession, createReviewer } from "../support/console";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -108,6 +109,33 @@ describe("a Citus worker killed under a running service", () => {
     await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
     for (const ws of [...onWorker.worker1!, ...onWorker.worker2!]) await briefing(ws).expect(200);
     expect(await reachability()).toMatchObject({ [worker2]: 1, [workerNames.get(1)!]: 1 });
+  });
+});
+
+describe("the review console while a Citus worker is killed", () => {
+  it("serves the healthy worker's workspaces, lists the dead one's by id, and answers its pages 503", async () => {
+    const [healthy, away] = [onWorker.worker1![0]!, onWorker.worker2![0]!];
+    const reviewer = await createReviewer(t, healthy.workspaceId);
+    await t.services.reviewers.add(away.workspaceId, { email: reviewer.email, name: reviewer.name, password: reviewer.password });
+    const { agent } = await consoleSession(t, reviewer.email, reviewer.password);
+    const [healthyName, awayName] = [(await t.services.workspaces.get(healthy.workspaceId)).name, (await t.services.workspaces.get(away.workspaceId)).name];
+    execFileSync(TOOL, ["node", dir, "worker2", "kill"]);
+    try {
+      const queue = await agent.get(`/console?workspace=${healthy.workspaceId}`);
+      expect(queue.status).toBe(200);
+      // The switcher still offers the away workspace, by its id: its name is on the node that is away.
+      expect(queue.text).toContain(`value="${away.workspaceId}"`);
+      expect(queue.text).toContain(`>${healthyName}</option>`);
+      expect(queue.text).not.toContain(`>${awayName}</option>`);
+      const refused = await agent.get(`/console?workspace=${away.workspaceId}`);
+      expect(refused.status).toBe(503);
+      expect(refused.text).toContain("Not available right now");
+    } finally {
+      execFileSync(TOOL, ["node", dir, "worker2", "start"]);
+    }
+    // Known to be back (its workspaces' API requests are no longer refused), and its console page served.
+    await waitFor(async () => (await briefing(away)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
+    await agent.get(`/console?workspace=${away.workspaceId}`).expect(200);
   });
 });
 

@@ -1,5 +1,7 @@
 import { Client } from "pg";
 import { postgresDatabase, type Database } from "../../src/db/database";
+import { isShardMoved, unavailableCause } from "../../src/db/database-errors";
+import { postgresExecutor } from "../../src/db/postgres-executor";
 import { createSessionPool } from "../../src/db/session-pool";
 import { onBehalfOf } from "../../src/db/workspace-scope";
 import { createMigratedDatabase, TEST_DATABASE_URL } from "../support/postgres-server";
@@ -108,5 +110,33 @@ describe("the pool's sessions", () => {
       await observer.query("SELECT pg_advisory_unlock(4242)");
     }
     await Promise.all(waiting);
+  });
+});
+
+(citus ? describe : describe.skip)("a statement Citus refuses because the shard it names is gone", () => {
+  // Citus's own error for a shard that a split or move replaced (the same words a push met during an
+  // isolation), raised here by naming a shard that does not exist; a sequence counts the attempts,
+  // since nothing else a failed statement did outlives it.
+  const GONE = "SELECT nextval('shard_gone_attempts'), citus_move_shard_placement(999999, 'nowhere', 1, 'nowhere', 2)";
+  const attempts = async () => Number((await observer.query<{ n: string }>("SELECT last_value AS n FROM shard_gone_attempts")).rows[0]!.n);
+
+  it("is sent once more on its own, never within a held connection, and answered unavailable as shard_moved", async () => {
+    await observer.query("CREATE SEQUENCE shard_gone_attempts");
+    const database = open({ poolSize: 2 });
+    const refused = await database.executor.query(GONE).catch((error: unknown) => error);
+    expect(isShardMoved(refused)).toBe(true);
+    expect(unavailableCause(refused)).toBe("shard_moved");
+    expect(await attempts()).toBe(2);
+
+    // On a connection held for a transaction the statement may be one of several: it is not sent again.
+    const { pool } = createSessionPool({ connectionString: url, max: 1 }, {});
+    try {
+      const client = await pool.connect();
+      await expect(postgresExecutor(client).query(GONE)).rejects.toMatchObject({ code: "XX000" });
+      client.release();
+    } finally {
+      await pool.end();
+    }
+    expect(await attempts()).toBe(3);
   });
 });

@@ -3,6 +3,8 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import lockfile from "proper-lockfile";
+import { ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, SPAN_EMBEDDED_STATEMENT } from "../telemetry/conventions";
+import { inSpan, SpanKind } from "../telemetry/tracing";
 import type { SqlExecutor } from "./migrations";
 
 export class DataDirLockedError extends Error {
@@ -113,6 +115,9 @@ export function pgliteExecutor(pg: PGlite): SqlExecutor {
     exec: async (sql) => {
       await pg.exec(sql);
     },
-    query: async <Row>(sql: string, params?: unknown[]) => (await pg.query<Row>(sql, params)).rows,
+    // In a span, as the pg instrumentation traces the pool's statements: nothing else traces the
+    // embedded engine's (its text only; parameters are never recorded).
+    query: <Row>(sql: string, params?: unknown[]) =>
+      inSpan(SPAN_EMBEDDED_STATEMENT, { kind: SpanKind.CLIENT, attributes: { [ATTR_DB_SYSTEM_NAME]: "postgresql", [ATTR_DB_QUERY_TEXT]: sql } }, async () => (await pg.query<Row>(sql, params)).rows),
   };
 }

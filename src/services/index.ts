@@ -148,7 +148,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       artifacts,
       pushes: createArtifactPushRepository(database.executor),
       details: createArtifactDetailRepository(database.executor),
-      search: createArtifactSearchRepository(db, vectorIndexes),
+      search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor }),
       idempotency: createIdempotencyRepository(db),
       embeddings,
       wakeIndexer: () => indexer.wake(),

@@ -8,6 +8,8 @@
 // OpenTelemetry semantic conventions (stable).
 export const ATTR_ERROR_TYPE = "error.type";
 export const ATTR_DB_COLLECTION_NAME = "db.collection.name";
+export const ATTR_DB_SYSTEM_NAME = "db.system.name";
+export const ATTR_DB_QUERY_TEXT = "db.query.text";
 
 // GenAI: an embeddings call is a client operation of a model provider.
 export const ATTR_GEN_AI_OPERATION_NAME = "gen_ai.operation.name";
@@ -63,6 +65,8 @@ export const METRIC_DATABASE_NODE_REACHABLE = "wsi.database.node.reachable";
 export const SPAN_EMBEDDING_BATCH = "embedding batch";
 export const SPAN_SEARCH_TEXT = "hybrid search text";
 export const SPAN_SEARCH_VECTOR = "hybrid search vector";
+/** A statement of the embedded engine's driver (the pg instrumentation names the pool's `pg.query:…`; the sampler treats both alike). */
+export const SPAN_EMBEDDED_STATEMENT = "pglite.query";
 
 /** The instrumentation scope of every span and metric of our own. */
 export const INSTRUMENTATION_SCOPE = "workspace-intelligence-api";

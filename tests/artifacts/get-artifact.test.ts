@@ -41,6 +41,29 @@ describe("GET /api/v1/artifacts/{id}", () => {
     });
   });
 
+  it("answers each field as stored: times to the millisecond, every digit of the confidence, JSON fields as written", async () => {
+    const id = await validatedArtifact(t, ws.auth, {
+      confidence: 0.123456789012345,
+      keyFindings: ["émoji 😀 and \"quotes\"", "tab\there"],
+      recommendations: [{ text: "Call them", type: "recommendation" }],
+      dataSources: [{ type: "database", name: "warehouse" }],
+      codeExecuted: [{ language: "sql", code: "select '\\n'" }],
+    });
+    const stored = await t.database.prisma.artifact.findFirstOrThrow({ where: { id } });
+    const res = await get(id);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      confidence: stored.confidence,
+      keyFindings: stored.keyFindings,
+      recommendations: stored.recommendations,
+      dataSources: stored.dataSources,
+      codeExecuted: stored.codeExecuted,
+      createdAt: stored.createdAt.getTime(),
+      validatedAt: stored.validatedAt!.getTime(),
+    });
+    expect(res.body.confidence).toBe(0.123456789012345);
+  });
+
   it("omits optional fields that have no value and answers dataSources as []", async () => {
     const id = await validatedArtifact(t, ws.auth, { dataSources: null, keyFindings: null, recommendation: null });
     const res = await get(id);

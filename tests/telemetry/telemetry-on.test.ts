@@ -11,11 +11,13 @@ import { waitFor } from "../support/wait-for";
 
 // The real entry point with TELEMETRY=on, exporting over OTLP/HTTP (JSON, to read it here) to a
 // receiver standing in for a collector, and serving Prometheus text on its own port and, to the
-// token, on the web port. The embedded engine has no `pg`: its statements are Prisma's spans. The
+// token, on the web port. The embedded engine has no `pg`: its statements are Prisma's spans, and
+// its driver's (`pglite.query`), which a search's two statements and a fetch's go through. The
 // sampler is the specification's plain always_on, which the process must accept as it does the default.
 const METRICS_TOKEN = "metrics-token-0123456789abcdef0123456789";
 const SEARCH_TEXT = "enterprise customers cancelling";
 const SPAN_SERVER = 2;
+const SPAN_CLIENT = 3;
 
 describe("telemetry on: the server process", () => {
   let dataDir: string;
@@ -75,7 +77,7 @@ describe("telemetry on: the server process", () => {
       () => {
         const spans = receiver.spans.filter((span) => span.traceId === traceId);
         const names = new Set(spans.map((span) => span.name));
-        const complete = ["GET /api/v1/artifacts", "route /api/v1/artifacts", "hybrid search text", "hybrid search vector", "prisma:client:db_query"].every((name) => names.has(name));
+        const complete = ["GET /api/v1/artifacts", "route /api/v1/artifacts", "hybrid search text", "hybrid search vector", "pglite.query", "prisma:client:db_query"].every((name) => names.has(name));
         return complete && spans.some((span) => span.attributes["wsi.embedding.lane"] === "query") && spans;
       },
       { what: "the search's spans at the receiver" },
@@ -100,14 +102,13 @@ describe("telemetry on: the server process", () => {
     for (const half of [text, vector]) {
       expect(half.parentSpanId).toBe(route.spanId);
       expect(half.attributes["db.collection.name"]).toBe("artifacts");
-      // Each half's statement: Prisma's operation under the half, its SQL under the operation.
-      const operation = trace.find((span) => span.name === "prisma:client:operation" && span.parentSpanId === half.spanId)!;
-      expect(operation).toBeDefined();
-      const statement = trace.find((span) => span.name === "prisma:client:db_query" && parentOf(span)?.spanId === operation.spanId)!;
-      expect(statement.attributes["db.query.text"]).toEqual(expect.stringContaining("search_query"));
+      // Each half's statement, through the driver, under the half: its SQL text, never its parameters.
+      const statement = trace.find((span) => span.name === "pglite.query" && span.parentSpanId === half.spanId)!;
+      expect(statement.kind).toBe(SPAN_CLIENT);
+      expect(statement.attributes).toMatchObject({ "db.system.name": "postgresql", "db.query.text": expect.stringContaining("search_query") });
     }
-    // Every statement of the request is in its trace, under the route.
-    const statements = trace.filter((span) => span.name === "prisma:client:db_query");
+    // Every statement of the request is in its trace, under the route: the halves' and Prisma's (the vocabulary's).
+    const statements = trace.filter((span) => span.name === "pglite.query" || span.name === "prisma:client:db_query");
     expect(statements.length).toBeGreaterThanOrEqual(3);
     for (const statement of statements) {
       let ancestor = parentOf(statement);

@@ -119,7 +119,7 @@ export function createArtifactSearchRepository(
     /**
      * The database's own driver, which runs a search's two statements in place of the Prisma
      * client: the rows come back as the driver reads them (the same types), without the client's
-     * conversion of each field, about 2 ms less a search at 1,000 artifacts on the embedded engine.
+     * conversion of each field: 2-4 ms less a search (docs/performance.md, "What each change bought").
      */
     driver?: SqlExecutor;
   } = {},

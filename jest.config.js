@@ -3,7 +3,8 @@
 // (config, embeddings, the layering check) and those about the embedded engine itself: its
 // migrations and data-dir lock (tests/db/migrations.test.ts; tests/postgres/migrate.test.ts covers
 // the runner on a server) and the dev server process with its first-run setup
-// (tests/server/server-process.test.ts), and the telemetry tests, which start that same embedded
+// (tests/server/server-process.test.ts), its vectors held in the process
+// (tests/search/artifact-vectors-in-process.test.ts), and the telemetry tests, which start that same embedded
 // server process (tests/telemetry/).
 // The Citus pass (scripts/test-citus.sh) is a PostgreSQL pass on a Citus coordinator that also runs
 // tests/citus/, and leaves out three files about plain PostgreSQL alone: hash partitions by workspace
@@ -14,7 +15,7 @@
 const postgresPass = Boolean(process.env.TEST_DATABASE_URL);
 const citusPass = Boolean(process.env.WSI_TEST_CITUS);
 const ignored = postgresPass
-  ? [...(citusPass ? ["/tests/search/partitioned-tables\\.test\\.ts$", "/tests/db/keys-carry-workspace-migration\\.test\\.ts$", "/tests/postgres/database-outage\\.test\\.ts$"] : ["/tests/citus/"]), "/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$", "/tests/telemetry/"]
+  ? [...(citusPass ? ["/tests/search/partitioned-tables\\.test\\.ts$", "/tests/db/keys-carry-workspace-migration\\.test\\.ts$", "/tests/postgres/database-outage\\.test\\.ts$"] : ["/tests/citus/"]), "/tests/config\\.test\\.ts$", "/tests/embeddings/", "/tests/architecture/", "/tests/db/migrations\\.test\\.ts$", "/tests/server/server-process\\.test\\.ts$", "/tests/search/artifact-vectors-in-process\\.test\\.ts$", "/tests/telemetry/"]
   : ["/tests/postgres/", "/tests/citus/"];
 
 /** @type {import('jest').Config} */

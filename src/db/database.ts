@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client";
-import type { EmbeddedDatabase } from "./embedded-database";
+import { pgliteInProcess, type EmbeddedDatabase, type InProcessEngine } from "./embedded-database";
 import type { SqlExecutor } from "./migrations";
 import { clusterNodes, NO_CLUSTER_NODES, type ClusterNodes } from "./cluster-nodes";
 import { postgresExecutor } from "./postgres-executor";
@@ -26,6 +26,8 @@ export interface Database {
   onOneConnection<T>(work: (session: SqlExecutor) => Promise<T>): Promise<T>;
   /** The Citus workers' reachability, and the refusal of a workspace whose node is away (none elsewhere). */
   nodes: ClusterNodes;
+  /** The embedded engine's own ways in (notifications, binary copies); absent on PostgreSQL, where other processes write too. */
+  inProcess?: InProcessEngine;
   /** Answers when the database answers; used by the health check. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +42,7 @@ export function embeddedDatabase(embedded: EmbeddedDatabase): Database {
     // One connection already; it is shared, so what `work` sets it must reset.
     onOneConnection: (work) => work(embedded.executor),
     nodes: NO_CLUSTER_NODES,
+    inProcess: pgliteInProcess(embedded.pg),
     ping: async () => {
       await embedded.pg.query("SELECT 1");
     },

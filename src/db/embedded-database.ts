@@ -110,6 +110,29 @@ export async function openMemoryDatabase(template?: Blob): Promise<EmbeddedDatab
   return { pg, executor: pgliteExecutor(pg), close: () => pg.close() };
 }
 
+/** What only an engine in this process offers. */
+export interface InProcessEngine {
+  /** Calls `onPayload` with each notification on `channel`, as the notifying transaction commits. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<unknown>;
+  /**
+   * The output of `COPY (…) TO '/dev/blob' WITH (FORMAT binary)`: rows without the protocol's
+   * per-row work, which costs the embedded engine more than reading them (6,000 vectors: about 10
+   * times faster than selecting them). The statement takes no parameters.
+   */
+  copyOut(statement: string): Promise<Uint8Array>;
+}
+
+export function pgliteInProcess(pg: PGlite): InProcessEngine {
+  return {
+    listen: (channel, onPayload) => pg.listen(channel, onPayload),
+    copyOut: async (statement) => {
+      const { blob } = await pg.query(statement);
+      if (!blob) throw new Error("the COPY statement wrote nothing to /dev/blob");
+      return new Uint8Array(await blob.arrayBuffer());
+    },
+  };
+}
+
 export function pgliteExecutor(pg: PGlite): SqlExecutor {
   return {
     exec: async (sql) => {

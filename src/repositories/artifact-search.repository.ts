@@ -7,6 +7,7 @@ import { artifactFilterArguments, artifactFilterCondition, isFiltered, type Arti
 import { exactScan, hybridCandidates, type CandidateScores, type OwnIndex } from "../search/hybrid-candidates";
 import type { HybridQuery, QueryVector } from "../search/hybrid-query";
 import type { ArtifactSummaryRecord } from "./artifact.repository";
+import type { ArtifactVectorsInProcess } from "./artifact-vectors-in-process";
 import { artifactSummaryColumns } from "./artifact-detail.repository";
 import { createVectorIndexRepository, VECTORS_PER_ARTIFACT, workspaceIndexName, type VectorIndexRepository } from "./vector-index.repository";
 
@@ -56,6 +57,11 @@ export function nearestQuery(workspaceId: string, query: QueryVector, how: { exa
       ${exactScan(Prisma.sql`SELECT artifact_id AS id, ${how.exactDistance(Prisma.sql`embedding`, query.vector)} AS distance FROM artifact_embeddings
                    WHERE workspace_id = ${workspaceId} AND searchable AND model = ${query.model} AND embedding IS NOT NULL`, rows)}) AS nearest
     GROUP BY id ORDER BY min(distance), id LIMIT ${CANDIDATES_PER_SIDE}`;
+}
+
+/** Nearest artifacts found in the process (ArtifactVectorsInProcess), as the rows of (id, distance) a statement would return. */
+function heldNearest(rows: Array<{ id: string; distance: number }>): Prisma.Sql {
+  return Prisma.sql`SELECT n.id, n.distance FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.distance)}::float8[]) AS n(id, distance)`;
 }
 
 /**
@@ -114,6 +120,7 @@ export function createArtifactSearchRepository(
   {
     exactMatchingMax = EXACT_MATCHING_MAX,
     driver,
+    inProcess,
   }: {
     exactMatchingMax?: number;
     /**
@@ -122,6 +129,12 @@ export function createArtifactSearchRepository(
      * conversion of each field: 2-4 ms less a search (docs/performance.md, "What each change bought").
      */
     driver?: SqlExecutor;
+    /**
+     * The workspaces' vectors held in the process (the embedded engine): an unfiltered search of
+     * a workspace without its own index compares them there instead of by the exact scan's
+     * statement, whose answer it gives.
+     */
+    inProcess?: ArtifactVectorsInProcess;
   } = {},
 ) {
   const candidateRows = driver
@@ -156,7 +169,11 @@ export function createArtifactSearchRepository(
   async function nearestPlan(workspaceId: string, query: QueryVector, filters?: ArtifactFilters): Promise<{ sql: Prisma.Sql; strategy: NearestStrategy }> {
     const exactDistance = vectorIndexes.exactDistance;
     const own = await ownIndex(workspaceId);
-    if (!isFiltered(filters)) return { sql: nearestQuery(workspaceId, query, { exactDistance, own }), strategy: own ? "index" : "exact" };
+    if (!isFiltered(filters)) {
+      const held = own ? undefined : inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE);
+      if (held) return { sql: heldNearest(held), strategy: "exact" };
+      return { sql: nearestQuery(workspaceId, query, { exactDistance, own }), strategy: own ? "index" : "exact" };
+    }
     if (!own) return { sql: filteredNearestQuery(workspaceId, query, { exactDistance, filters }), strategy: "exact" };
     const matching = await db.$queryRaw<Array<{ id: string }>>`
       SELECT t.id FROM artifacts t WHERE t.workspace_id = ${workspaceId} AND t.status = 'validated' AND ${artifactFilterCondition(filters)}

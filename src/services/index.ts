@@ -9,6 +9,7 @@ import { createArtifactRepository } from "../repositories/artifact.repository";
 import { createArtifactDetailRepository } from "../repositories/artifact-detail.repository";
 import { createQueryVectorCache } from "../search/query-vector-cache";
 import { createArtifactSearchRepository } from "../repositories/artifact-search.repository";
+import { createArtifactVectorsInProcess } from "../repositories/artifact-vectors-in-process";
 import { createDataSourceRepository } from "../repositories/data-source.repository";
 import { createDirectiveRepository } from "../repositories/directive.repository";
 import { createArtifactPushRepository } from "../repositories/artifact-push.repository";
@@ -111,6 +112,10 @@ export function createServices({ database, clock, logger, embeddings, files = DE
   const dataSourceRepository = createDataSourceRepository(db);
   const skillRepository = createSkillRepository(db);
   const vocabulary = createWorkspaceVocabulary(createVocabularyRepository(db));
+  // The embedded engine's workspaces' vectors, compared in the process (its one thread is the search's bottleneck).
+  const artifactVectors = database.inProcess ? createArtifactVectorsInProcess(database.executor, database.inProcess) : undefined;
+  // Without it every search runs its statement, as it always could: worth a line, not a failure.
+  artifactVectors?.started.catch((error: unknown) => logger.warn({ err: error }, "searches will scan vectors by statement: their changes could not be followed"));
   // One cache of query vectors for every search of the process.
   const queryVectors = createQueryVectorCache(queryEmbeddingCacheEntries);
   const inTransaction = <T>(work: (unit: ImportUnitOfWork) => Promise<T>) =>
@@ -136,6 +141,8 @@ export function createServices({ database, clock, logger, embeddings, files = DE
     /** Each workspace's vocabulary (cached per process): the evaluation reads it afresh between settings. */
     vocabulary,
     vectorIndexMaintenance,
+    /** The workspaces' artifact vectors held in the process (the embedded engine only), for tests to see what is held. */
+    artifactVectors,
     /** How each kind of a workspace's rows is searched: its own vector index, built or not (admin index state). */
     ownIndexStates: (workspaceId: string) => ownIndexStates(vectorIndexes, workspaceId),
     storage,
@@ -148,7 +155,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       artifacts,
       pushes: createArtifactPushRepository(database.executor),
       details: createArtifactDetailRepository(database.executor),
-      search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor }),
+      search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor, inProcess: artifactVectors }),
       idempotency: createIdempotencyRepository(db),
       embeddings,
       wakeIndexer: () => indexer.wake(),

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { createEmbeddingsProvider } from "../../src/embeddings/create-embeddings";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 import { MODEL_THREAD_YOUNG_GENERATION_MB, ModelThread } from "../../src/embeddings/model-thread";
+import { waitFor } from "../support/wait-for";
 
 /**
  * These tests are about the vectors and the threads, not the query's budget (tests/embeddings/
@@ -92,6 +93,8 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
       expect(lowPriorityThreads() - lowBefore).toBe(2);
     } finally {
       await pool.close();
+      // A closed thread leaves the process a moment after close resolves: the next test counts from here.
+      await waitFor(() => lowPriorityThreads() === lowBefore, { what: "the pool's index threads gone" });
     }
   });
 

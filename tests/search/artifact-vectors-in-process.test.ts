@@ -1,0 +1,171 @@
+import { exactDistanceOn } from "../../src/db/vector-distance";
+import { createArtifactSearchRepository, nearestQuery } from "../../src/repositories/artifact-search.repository";
+import { createArtifactVectorsInProcess } from "../../src/repositories/artifact-vectors-in-process";
+import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
+import type { QueryVector } from "../../src/search/hybrid-query";
+import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
+import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createTestApp, type TestApp } from "../support/test-app";
+import { waitFor } from "../support/wait-for";
+
+// The embedded engine only (jest.config.js): PostgreSQL compares half floats natively and holds nothing.
+
+let t: TestApp;
+let held: NonNullable<TestApp["services"]["artifactVectors"]>;
+let shop: WorkspaceWithKey;
+let other: WorkspaceWithKey;
+let model: string;
+
+const SUMMARIES = [
+  "Refund rate rose for mobile customers after the app update",
+  "Enterprise churn doubled in the third quarter",
+  "Weekly active users fell on Android tablets",
+  "Average order value grew with free shipping over 50 euros",
+  "Support tickets about invoices spiked at month end",
+  "Trial-to-paid conversion improved after onboarding emails",
+  "Warehouse delays raised late deliveries in the north region",
+  "Marketing spend on search ads returned less per euro in June",
+];
+
+const QUESTIONS = ["why are customers asking for refunds", "which accounts are churning", "delivery problems", "is advertising paying off", "tablet usage"];
+
+const vectorOf = async (text: string): Promise<QueryVector> => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model });
+
+/** The nearest artifacts by the exact scan's statement, with their distances. */
+async function byStatement(workspaceId: string, query: QueryVector) {
+  return t.database.prisma.$queryRaw<Array<{ id: string; distance: number }>>(nearestQuery(workspaceId, query, { exactDistance: exactDistanceOn(t.database.kind) }));
+}
+
+/** Indexes what is pending: the indexer's writes of vectors announce the change as they commit. */
+const index = () => t.services.indexer.runOnce();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  held = t.services.artifactVectors!;
+  model = t.services.embeddings.model;
+  shop = await createWorkspaceWithKey(t.services);
+  other = await createWorkspaceWithKey(t.services);
+  for (const summary of SUMMARIES) await validatedArtifact(t, shop.auth, { summary });
+  await validatedArtifact(t, other.auth, { summary: "Refund rate rose for mobile customers" });
+  await index();
+});
+afterAll(() => t.close());
+
+describe("artifact vectors held in the process (embedded engine)", () => {
+  it("finds the nearest artifacts the exact scan's statement finds, at the same distances", async () => {
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    for (const question of QUESTIONS) {
+      const query = await vectorOf(question);
+      const expected = await byStatement(shop.workspaceId, query);
+      const found = held.nearest(shop.workspaceId, query, 50)!;
+      expect(found.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+      found.forEach((row, i) => expect(Math.abs(row.distance - Number(expected[i]!.distance))).toBeLessThan(1e-5));
+    }
+  });
+
+  it("gives a search the same candidates as the statement, each with its similarity", async () => {
+    const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
+    const plain = createArtifactSearchRepository(t.database.prisma, indexes, { driver: t.database.executor });
+    const withHeld = createArtifactSearchRepository(t.database.prisma, indexes, { driver: t.database.executor, inProcess: held });
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    for (const question of QUESTIONS) {
+      const query = { text: question, vector: await vectorOf(question) };
+      const expected = await plain.candidates(shop.workspaceId, query);
+      const found = await withHeld.candidates(shop.workspaceId, query);
+      expect(found.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+      found.forEach((row, i) => expect(Math.abs(row.similarity! - expected[i]!.similarity!)).toBeLessThan(1e-5));
+    }
+  });
+
+  it("drops a workspace's copy as soon as a write to its vectors commits, and a new copy holds the change", async () => {
+    const query = await vectorOf("customers leaving for a competitor");
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+
+    // A push writes pending rows only: nothing searchable changed.
+    const pushed = await pushArtifact(t, shop.auth, { summary: "Customers leave for a competitor after price rises" });
+    expect(held.nearest(shop.workspaceId, query, 50)).toBeDefined();
+
+    // Validated and embedded: the indexer's write drops the copy before it returns.
+    await validatedArtifact(t, shop.auth, { summary: "Customers leaving for a cheaper competitor" });
+    await index();
+    expect(held.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).toEqual((await byStatement(shop.workspaceId, query)).map((row) => row.id));
+
+    // A draft embedded before its review: validating it makes its vectors searchable, and the copy goes.
+    const draft = await pushArtifact(t, shop.auth, { summary: "Customers switching to a competitor's cheaper plan" });
+    await index();
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).not.toContain(draft);
+    await validateArtifact(t, draft);
+    expect(held.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).toContain(draft);
+
+    // Deleted: the cascade's delete of its vectors drops the copy too.
+    const deleted = held.nearest(shop.workspaceId, query, 50)![0]!.id;
+    await t.services.deletions.deleteArtifact(shop.workspaceId, deleted);
+    expect(held.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).not.toContain(deleted);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).not.toContain(pushed);
+  });
+
+  it("drops the copy when a row is inserted with its vector, as the benches seed them", async () => {
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    await t.database.executor.query(
+      `INSERT INTO artifact_embeddings (id, artifact_id, facet, part, workspace_id, searchable, model, embedding)
+       SELECT e.id || ':copy', e.artifact_id, e.facet, 90, e.workspace_id, true, e.model, e.embedding
+       FROM artifact_embeddings e WHERE e.workspace_id = $1 AND e.embedding IS NOT NULL LIMIT 1`,
+      [shop.workspaceId],
+    );
+    expect(held.holds(shop.workspaceId)).toBe(false);
+  });
+
+  it("keeps a workspace's copy when another workspace's vectors change", async () => {
+    const query = await vectorOf("refunds");
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    await validatedArtifact(t, other.auth, { summary: "Refunds of annual plans" });
+    await index();
+    expect(held.nearest(shop.workspaceId, query, 50)).toBeDefined();
+    expect(held.nearest(other.workspaceId, query, 50)).toBeUndefined();
+  });
+
+  it("holds no more than its bounds: a workspace past the most for one is left to the statement, the least recently searched goes for room", async () => {
+    const bounded = createArtifactVectorsInProcess(t.database.executor, t.database.inProcess!, { workspaceMaxVectors: 4, maxVectors: 100 });
+    expect(await bounded.hold(shop.workspaceId, model)).toBe(false);
+    const query = await vectorOf("refunds");
+    expect(bounded.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+
+    const many = (await t.database.executor.query<{ n: number }>(`SELECT count(*)::int AS n FROM artifact_embeddings WHERE workspace_id = $1 AND searchable AND embedding IS NOT NULL`, [shop.workspaceId]))[0]!.n;
+    // Room for the larger workspace alone.
+    const roomy = createArtifactVectorsInProcess(t.database.executor, t.database.inProcess!, { maxVectors: many });
+    expect(await roomy.hold(other.workspaceId, model)).toBe(true);
+    expect(await roomy.hold(shop.workspaceId, model)).toBe(true);
+    // Both do not fit: the workspace searched least recently was let go.
+    expect(roomy.nearest(other.workspaceId, query, 50)).toBeUndefined();
+    expect(roomy.nearest(shop.workspaceId, query, 50)).toBeDefined();
+  });
+
+  it("serves the service's searches once a first search has read the workspace's vectors", async () => {
+    const search = async () => {
+      const { hits, searchMode } = await t.services.artifacts.searchWorkspace(shop.workspaceId, "why are customers asking for refunds", 5);
+      return { searchMode, hits: hits.map((hit) => ({ id: hit.id, score: hit.score.toFixed(4) })) };
+    };
+    // Another change first, so that the service's search finds no copy.
+    await validatedArtifact(t, shop.auth, { summary: "Refund requests from annual plan customers" });
+    await index();
+    const before = await search();
+    expect(before.searchMode).toBe("hybrid");
+    // A search without a copy starts reading one (not more often than every 2 s); the next answers from it.
+    await waitFor(
+      async () => {
+        await search();
+        return held.holds(shop.workspaceId);
+      },
+      { what: "the workspace's vectors read after a search found none", everyMs: 250 },
+    );
+    const after = await search();
+    expect(after).toEqual(before);
+  });
+});

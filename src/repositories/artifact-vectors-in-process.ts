@@ -158,7 +158,7 @@ export function nearestHeld(held: HeldVectors, query: number[], limit: number): 
   for (let d = 0; d < dimensions; d++) queryNorm += q[d]! * q[d]!;
   const best = new Float64Array(held.artifacts.length).fill(Infinity);
   for (let row = 0; row < norms.length; row++) {
-    // Four sums at once: the loop is most of a search's time here (6,000 vectors: 3 ms).
+    // Four sums at once, the fastest loop tried (6,000 vectors: 6-11 ms on the 2-core bench machine).
     let offset = row * dimensions;
     let d = 0;
     let dot0 = 0;

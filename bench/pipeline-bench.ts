@@ -14,6 +14,7 @@ import { createLogger } from "../src/lib/logger";
 import { createServices } from "../src/services";
 import { backToBack, median } from "./load";
 import { startServerProcess, type ServerProcess } from "./server-process";
+import { postgresExecutor } from "../src/db/postgres-executor";
 
 // Issue figures, one database per run: indexing throughput, reads while a backlog is embedded,
 // push latency, SIGTERM-to-exit with a backlog. Request rates against bare floors are the
@@ -85,7 +86,7 @@ export async function resetPostgres(url: string, { distribute = true }: { distri
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await applyMigrations({ exec: async (sql) => void (await client.query(sql)), query: async (sql, params) => (await client.query(sql, params as unknown[])).rows });
+    await applyMigrations(postgresExecutor(client));
   } finally {
     await client.end();
   }

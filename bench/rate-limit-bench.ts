@@ -3,6 +3,7 @@ import { applyMigrations } from "../src/db/migrations";
 import { createRateLimitCounterRepository } from "../src/repositories/rate-limit-counter.repository";
 import { PostgresRateLimitStore } from "../src/http/rate-limit/postgres-store";
 import { Pool } from "pg";
+import { postgresExecutor } from "../src/db/postgres-executor";
 
 // `DATABASE_URL=… npx tsx bench/rate-limit-bench.ts`: the cost per request of the shared counter
 // on a real PostgreSQL, sequential and with 8 concurrent callers on one key: when every hit is an
@@ -11,7 +12,7 @@ async function main() {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("set DATABASE_URL to a PostgreSQL with pgvector");
   const pool = new Pool({ connectionString: url });
-  await applyMigrations({ exec: async (sql) => void (await pool.query(sql)), query: async (sql, params) => (await pool.query(sql, params)).rows });
+  await applyMigrations(postgresExecutor(pool));
   await pool.end();
   const database = postgresDatabase(url);
   const measure = async (limit: number) => {

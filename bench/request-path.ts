@@ -52,9 +52,9 @@
 // stopped (2 cores: the service's figures first, then the floors', on the same data):
 // - fetch floor (request-path/fetch-floor.ts): `GET /a/:id` answers `row_to_json(a)::text` of
 //   the artifact's row (its stored columns, less the two derived for search that no answer shows:
-//   body_text and the search_document tsvector), one SQL statement through the same driver (`pg`
-//   with the service's default pool size; PGlite opened on the service's data directory as the
-//   service opens it). No framework, authentication, validation or schema: any fetch by id must
+//   body_text and the search_document tsvector), one named SQL statement (prepared once, as the
+//   service's fetch is) through the same driver (`pg` with the service's default pool size;
+//   PGlite opened on the service's data directory as the service opens it). No framework, authentication, validation or schema: any fetch by id must
 //   at least parse the request, read the row by its key and write its bytes, and the database
 //   makes the JSON. The mean bytes of both answers are printed.
 // - search floor (request-path/search-floor.ts): embeds the question with the same model on the

@@ -1,6 +1,8 @@
 import { Pool } from "pg";
 import { DEFAULT_DATABASE_POOL_SIZE } from "../../src/config";
 import { openEmbeddedDatabase } from "../../src/db/embedded-database";
+import type { NamedStatement, NamedStatementParam } from "../../src/db/named-statement";
+import { postgresExecutor } from "../../src/db/postgres-executor";
 
 // A floor's database: the same engine and driver as the service's, without Prisma. On PostgreSQL
 // `pg` with the service's default pool size; on the embedded engine PGlite, opened the way the
@@ -8,6 +10,8 @@ import { openEmbeddedDatabase } from "../../src/db/embedded-database";
 
 export interface FloorDb {
   query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** A named statement (prepared once per connection), as the service runs its fetch: src/db/named-statement.ts. */
+  queryNamed<Row>(statement: NamedStatement, params: NamedStatementParam[]): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -20,13 +24,18 @@ export async function openFloorDb(session: string[] = []): Promise<FloorDb> {
     pool.on("connect", (client) => {
       for (const statement of session) client.query(statement).catch((error: unknown) => console.error(error));
     });
-    return { query: async <Row>(sql: string, params?: unknown[]) => (await pool.query(sql, params)).rows as Row[], close: () => pool.end() };
+    const executor = postgresExecutor(pool);
+    return { query: (sql, params) => executor.query(sql, params), queryNamed: (statement, params) => executor.queryNamed(statement, params), close: () => pool.end() };
   }
   const dataDir = process.env.FLOOR_DATA_DIR;
   if (!dataDir) throw new Error("set FLOOR_DATABASE_URL or FLOOR_DATA_DIR");
   const embedded = await openEmbeddedDatabase(dataDir);
   for (const statement of session) await embedded.pg.exec(statement);
-  return { query: async <Row>(sql: string, params?: unknown[]) => (await embedded.pg.query<Row>(sql, params)).rows, close: () => embedded.close() };
+  return {
+    query: async <Row>(sql: string, params?: unknown[]) => (await embedded.pg.query<Row>(sql, params)).rows,
+    queryNamed: (statement, params) => embedded.executor.queryNamed(statement, params),
+    close: () => embedded.close(),
+  };
 }
 
 /** The workspace id, checked so that it can be written into a statement (the floors' partial index names it). */

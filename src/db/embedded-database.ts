@@ -6,6 +6,7 @@ import lockfile from "proper-lockfile";
 import { ATTR_DB_QUERY_TEXT, ATTR_DB_SYSTEM_NAME, SPAN_EMBEDDED_STATEMENT } from "../telemetry/conventions";
 import { inSpan, SpanKind } from "../telemetry/tracing";
 import type { SqlExecutor } from "./migrations";
+import { sqlLiteral, type NamedStatement, type NamedStatementParam } from "./named-statement";
 
 export class DataDirLockedError extends Error {
   constructor(readonly dataDir: string) {
@@ -134,13 +135,53 @@ export function pgliteInProcess(pg: PGlite): InProcessEngine {
 }
 
 export function pgliteExecutor(pg: PGlite): SqlExecutor {
+  // In a span, as the pg instrumentation traces the pool's statements: nothing else traces the
+  // embedded engine's (its text only; parameters are never recorded).
+  const traced = <T>(sql: string, work: () => Promise<T>) =>
+    inSpan(SPAN_EMBEDDED_STATEMENT, { kind: SpanKind.CLIENT, attributes: { [ATTR_DB_SYSTEM_NAME]: "postgresql", [ATTR_DB_QUERY_TEXT]: sql } }, work);
+  const named = embeddedNamedStatements(pg);
   return {
     exec: async (sql) => {
       await pg.exec(sql);
     },
-    // In a span, as the pg instrumentation traces the pool's statements: nothing else traces the
-    // embedded engine's (its text only; parameters are never recorded).
-    query: <Row>(sql: string, params?: unknown[]) =>
-      inSpan(SPAN_EMBEDDED_STATEMENT, { kind: SpanKind.CLIENT, attributes: { [ATTR_DB_SYSTEM_NAME]: "postgresql", [ATTR_DB_QUERY_TEXT]: sql } }, async () => (await pg.query<Row>(sql, params)).rows),
+    query: <Row>(sql: string, params?: unknown[]) => traced(sql, async () => (await pg.query<Row>(sql, params)).rows),
+    queryNamed: (statement, params) => traced(statement.text, () => named.execute(statement, params)),
+  };
+}
+
+/**
+ * Named statements on PGlite, whose `query` has none: `PREPARE` once, then `EXECUTE` with the
+ * values as literals through the simple protocol, one message where `query` sends six (parse,
+ * describe, bind, describe, execute, sync) and the server parses and plans the text each time.
+ */
+function embeddedNamedStatements(pg: PGlite) {
+  const prepared = new Map<string, Promise<void>>();
+  const prepare = (statement: NamedStatement) => {
+    let done = prepared.get(statement.name);
+    if (!done) {
+      // Another executor on the same engine may hold the name (tests open several): ours replaces it.
+      done = pg.exec(`DEALLOCATE ${statement.name}`).catch(() => undefined).then(() => pg.exec(`PREPARE ${statement.name} AS ${statement.text}`)).then(() => undefined);
+      done.catch(() => prepared.delete(statement.name));
+      prepared.set(statement.name, done);
+    }
+    return done;
+  };
+  const run = async <Row>(statement: NamedStatement, params: NamedStatementParam[]) => {
+    const results = await pg.exec(`EXECUTE ${statement.name}(${params.map(sqlLiteral).join(", ")})`);
+    return results[results.length - 1]!.rows as Row[];
+  };
+  return {
+    async execute<Row>(statement: NamedStatement, params: NamedStatementParam[]): Promise<Row[]> {
+      await prepare(statement);
+      try {
+        return await run<Row>(statement, params);
+      } catch (error) {
+        // Gone from the session (a DEALLOCATE ALL): prepared again, once.
+        if ((error as { code?: string }).code !== "26000") throw error;
+        prepared.delete(statement.name);
+        await prepare(statement);
+        return run<Row>(statement, params);
+      }
+    },
   };
 }

@@ -2,12 +2,15 @@ import { createHash, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../lib/project-root";
+import type { NamedStatement, NamedStatementParam } from "./named-statement";
 
 /** The smallest surface both the embedded engine and a `pg` client offer for running SQL. */
 export interface SqlExecutor {
   /** Runs one or more statements separated by semicolons; no parameters. */
   exec(sql: string): Promise<void>;
   query<Row>(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** A statement a request path runs often, parsed and planned once per connection (named-statement.ts). */
+  queryNamed<Row>(statement: NamedStatement, params: NamedStatementParam[]): Promise<Row[]>;
 }
 
 export interface Migration {

@@ -7,12 +7,14 @@ export function strongEntityTag(bytes: Uint8Array): string {
 }
 
 /**
- * A strong entity tag for a representation that what is stored fixes: the same `stored` version
+ * Strong entity tags for a representation that what is stored fixes: the same `stored` version
  * (say an id and when its row was written) in the same `representation` (the answer's schema and
- * form) gives the same bytes, so the tag is known without making or hashing them.
+ * form) gives the same bytes, so the tag is known without making or hashing them. The
+ * representation (kilobytes of schema) is hashed once, not on every answer.
  */
-export function storedEntityTag(representation: string, stored: readonly string[]): string {
-  return `"${createHash("sha256").update([representation, ...stored].join("\u0000")).digest("base64url")}"`;
+export function storedEntityTag(representation: string): (stored: readonly string[]) => string {
+  const form = createHash("sha256").update(representation).digest("base64url");
+  return (stored) => `"${createHash("sha256").update([form, ...stored].join("\u0000")).digest("base64url")}"`;
 }
 
 /**

@@ -103,7 +103,7 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
   };
   if (binding.accepted) responses[202] = { description: binding.accepted.description, schema: operation.output };
   const successor = binding.deprecatedFor;
-  const representation = binding.entityTag && `${binding.entityTag.representation} ${JSON.stringify(z.toJSONSchema(operation.output, { unrepresentable: "any", io: "output" }))}`;
+  const entityTagOf = binding.entityTag && storedEntityTag(`${binding.entityTag.representation} ${JSON.stringify(z.toJSONSchema(operation.output, { unrepresentable: "any", io: "output" }))}`);
   return defineRoute({
     method: binding.method,
     path: binding.path,
@@ -131,7 +131,7 @@ export function restRoute<O extends AnyOperation>(operation: O, binding: RestBin
       const status = binding.accepted?.when(result) ? 202 : binding.success.status;
       const wire = noContent ? undefined : wireFormOf(operation, result, ctx);
       if (wire instanceof JsonStream) return { status, stream: wire.chunks, headers: binding.responseHeaders?.(result) };
-      const entityTag = representation === undefined ? undefined : storedEntityTag(representation, binding.entityTag!.of(result));
+      const entityTag = entityTagOf?.(binding.entityTag!.of(result));
       return { status, body: wire, headers: binding.responseHeaders?.(result), entityTag };
     },
   });

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from "../db/migrations";
+import { namedStatement } from "../db/named-statement";
 import { JsonText } from "../lib/json-text";
 import type { ArtifactRecord } from "./artifact.repository";
 
@@ -45,20 +46,23 @@ export function artifactSummaryColumns(alias: string): string {
 const DETAIL_COLUMNS = `json_build_object('id', a.id, ${SUMMARY_FIELDS.map(([name, column]) => `'${name}', a.${column}`).join(", ")},
   'updatedAt', a.updated_at)::text AS fields, a.content::text AS content`;
 
+// Named: parsed and planned once, where a fetch's read was mostly that work (named-statement.ts).
+const FIND_VALIDATED = namedStatement(
+  "wsi_find_validated_artifact",
+  `SELECT ${DETAIL_COLUMNS} FROM artifacts a WHERE a.workspace_id = $1 AND a.id = $2 AND a.status = 'validated'`,
+);
+
 /** The fields JSON writes as text (ISO 8601 with the offset) that the record holds as dates. */
 type DetailFields = Omit<ArtifactDetailRecord, "content" | "createdAt" | "validatedAt" | "updatedAt"> & { createdAt: string; validatedAt: string | null; updatedAt: string };
 
 /**
- * The read behind a fetch, as close to the database as a read gets: one statement through the
- * driver itself (the Prisma client cost more than the statement, on both engines), by the primary key.
+ * The read behind a fetch, as close to the database as a read gets: one named statement through
+ * the driver itself (the Prisma client cost more than the statement, on both engines), by the primary key.
  */
 export function createArtifactDetailRepository(sql: SqlExecutor) {
   return {
     async findValidated(workspaceId: string, artifactId: string): Promise<ArtifactDetailRecord | null> {
-      const [row] = await sql.query<{ fields: string; content: string | null }>(
-        `SELECT ${DETAIL_COLUMNS} FROM artifacts a WHERE a.workspace_id = $1 AND a.id = $2 AND a.status = 'validated'`,
-        [workspaceId, artifactId],
-      );
+      const [row] = await sql.queryNamed<{ fields: string; content: string | null }>(FIND_VALIDATED, [workspaceId, artifactId]);
       if (!row) return null;
       const fields = JSON.parse(row.fields) as DetailFields;
       return {

@@ -33,11 +33,11 @@ const SUMMARY_FIELDS: ReadonlyArray<readonly [name: string, column: string]> = [
 ];
 
 /**
- * The summary fields as SQL columns of the table on `alias`, by the names the record gives them:
- * for the statements of a search, whose candidates select the id apart.
+ * The summary fields as SQL expressions on the table's alias `t`, by the names the record gives
+ * them: for the statements of a search, whose candidates select the id apart.
  */
-export function artifactSummaryColumns(alias: string): string {
-  return SUMMARY_FIELDS.map(([name, column]) => `${alias}.${column} AS "${name}"`).join(", ");
+export function artifactSummaryColumns(): Record<string, string> {
+  return Object.fromEntries(SUMMARY_FIELDS.map(([name, column]) => [name, `t.${column}`]));
 }
 
 // The fields but the content as one JSON object, the content as its stored text, which no driver

@@ -34,7 +34,7 @@ export type NearestStrategy = "exact" | "index" | "matching";
 export type ArtifactCandidate = CandidateScores & ArtifactSummaryRecord;
 
 /** The answer's fields on alias `t` (a candidate's id is selected with every candidate). */
-const SUMMARY_COLUMNS = Prisma.raw(artifactSummaryColumns("t"));
+const SUMMARY_COLUMNS = artifactSummaryColumns();
 
 /**
  * The nearest artifacts of one workspace, as rows of (id, distance), each artifact by its nearest

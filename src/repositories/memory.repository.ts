@@ -52,7 +52,7 @@ export function createMemoryRepository(db: DbTx, vectorIndexes: VectorIndexRepos
           table: "memories",
           where: active,
           collection: { workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: workspaceId },
-          columns: Prisma.sql`t.type::text AS type, t.statement, t.going_forward AS "goingForward", t.created_at AS "createdAt"`,
+          columns: { type: "t.type::text", statement: "t.statement", goingForward: "t.going_forward", createdAt: "t.created_at" },
           vectors: ownColumnVectors("memories", active, {
             workspaceId,
             ownIndex: async () => (await vectorIndexes.ownIndexes(workspaceId)).get("memories"),

@@ -47,7 +47,7 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
         (sql) => db.$queryRaw<QueryPatternCandidate[]>(sql),
         {
           ...ofSourceIn("query_patterns", workspaceId, dataSourceId),
-          columns: Prisma.sql`t.question, t.sql, t.result_summary AS "resultSummary", t.success_count AS "successCount", t.last_used_at AS "lastUsedAt"`,
+          columns: { question: "t.question", sql: "t.sql", resultSummary: "t.result_summary", successCount: "t.success_count", lastUsedAt: "t.last_used_at" },
         },
         query,
       );
@@ -58,7 +58,7 @@ export function createQueryIntelligenceRepository(db: DbTx, vectorIndexes: Vecto
         (sql) => db.$queryRaw<ErrorLearningCandidate[]>(sql),
         {
           ...ofSourceIn("error_learnings", workspaceId, dataSourceId),
-          columns: Prisma.sql`t.failed_sql AS "failedSql", t.error_message AS "errorMessage", t.learning, t.created_at AS "createdAt"`,
+          columns: { failedSql: "t.failed_sql", errorMessage: "t.error_message", learning: "t.learning", createdAt: "t.created_at" },
         },
         query,
       );

@@ -100,8 +100,11 @@ export interface HybridSearchSource {
    * source of patterns and learnings), as the migration `search_at_scale` defines them.
    */
   collection: { workspaceId: string; name: string; keyOwner: "workspace_id" | "data_source_id"; keyOwnerId: string };
-  /** The columns each candidate returns, on alias `t`. */
-  columns: Prisma.Sql;
+  /**
+   * The fields each candidate returns, by name: SQL expressions on alias `t` (fixed text, never a
+   * caller's value). The vector half returns them only for the candidates the text half did not.
+   */
+  columns: Readonly<Record<string, string>>;
   vectors: VectorSource;
   /**
    * Whether each candidate reports the caller's words it matched (`matchedTerms`, shown by memory
@@ -186,10 +189,45 @@ function collectionFigures(source: HybridSearchSource): Prisma.Sql {
     )`;
 }
 
-/** The figures every row of a statement carries (lexemeStatsOf), read from collectionFigures and search_query. */
+/**
+ * The figures of a statement (lexemeStatsOf), read from collectionFigures and search_query: on its
+ * first row only, the same for every row (withFigures gives them to the others). Written on each
+ * of 50 rows they were a third of the text half's answer, which the embedded engine's driver
+ * decodes and parses in the request's thread.
+ */
 const FIGURES = Prisma.sql`,
-      (SELECT documents FROM lexeme_stats) AS documents, (SELECT frequency FROM lexeme_stats) AS "documentFrequency",
-      search_query.original AS "queryLexemes", search_query.applied AS "vocabularyApplied", search_query.expanded AS "lexicalExpansions"`;
+      CASE WHEN row_number() OVER () = 1 THEN (SELECT documents FROM lexeme_stats) END AS documents,
+      CASE WHEN row_number() OVER () = 1 THEN (SELECT frequency FROM lexeme_stats) END AS "documentFrequency",
+      CASE WHEN row_number() OVER () = 1 THEN search_query.original END AS "queryLexemes",
+      CASE WHEN row_number() OVER () = 1 THEN search_query.applied END AS "vocabularyApplied",
+      CASE WHEN row_number() OVER () = 1 THEN search_query.expanded END AS "lexicalExpansions"`;
+
+type Figures = Pick<CandidateScores, "documents" | "documentFrequency" | "queryLexemes" | "vocabularyApplied" | "lexicalExpansions">;
+
+/** The figures a statement wrote on its first row, if it wrote any. */
+function figuresOf(rows: CandidateScores[]): Figures | undefined {
+  const first = rows.find((row) => row.documentFrequency !== null && row.documentFrequency !== undefined);
+  return (
+    first && {
+      documents: first.documents,
+      documentFrequency: first.documentFrequency,
+      queryLexemes: first.queryLexemes,
+      vocabularyApplied: first.vocabularyApplied,
+      lexicalExpansions: first.lexicalExpansions,
+    }
+  );
+}
+
+/** Every row with the figures. */
+const withFigures = <C extends CandidateScores>(rows: C[], figures: Figures | undefined): C[] => (figures ? rows.map((row) => ({ ...row, ...figures })) : rows);
+
+/** A source's fields as the select list of a half: the vector half leaves them out (NULL) for the candidates the text half returned. */
+function selectedColumns(source: HybridSearchSource, half: Half): Prisma.Sql {
+  const list = Object.entries(source.columns).map(([name, expression]) =>
+    half.kind === "text" ? `${expression} AS "${name}"` : `CASE WHEN c.known THEN NULL ELSE ${expression} END AS "${name}"`,
+  );
+  return Prisma.raw(list.join(", "));
+}
 
 /**
  * The condition of one word's full-text hit (the lateral's `q.lexeme`) on alias `t`: the
@@ -339,7 +377,7 @@ function candidatesSql(source: HybridSearchSource, query: { text: string; vocabu
             FROM original o) q
     ),
     ${queryTerms}${candidates}
-    SELECT ${source.columns}, t.id,
+    SELECT ${selectedColumns(source, half)}, t.id,
       ${similarity} AS similarity,
       coalesce(matched.lexemes, '{}') AS "matchedLexemes",
       coalesce(matched.weights, '{}') AS "matchedWeights",
@@ -388,24 +426,26 @@ export async function hybridCandidates<C extends CandidateScores>(
   // Observed now, awaited below: a failure while the vector is awaited must not count as unhandled.
   byText.catch(() => undefined);
   const vector = await query.vector;
-  if (!vector) return byText;
+  if (!vector) {
+    const rows = await byText;
+    return withFigures(rows, figuresOf(rows));
+  }
   const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
   const known = new Map(textRows.map((row) => [row.id, row]));
   // The text statement has stemmed WordNet's words already: the vector statement takes its
   // lexemes as they are instead of stemming them again; unless it reads the collection's figures
   // itself (a filter no text hit matched), when it stems them as the text half does.
-  const related = [...new Set((textRows[0]?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!))];
+  const textFigures = figuresOf(textRows);
+  const related = [...new Set((textFigures?.lexicalExpansions ?? []).map((pair) => pair.split(" ")[1]!))];
   const readsFigures = source.filter !== undefined && textRows.length === 0;
   const vectorRows = await traced({ kind: "vector", vector, nearest, known: [...known.keys()], figures: readsFigures, related }, readsFigures ? words : { ...words, expansions: [] });
-  const figures = textRows[0] && {
-    documents: textRows[0].documents,
-    documentFrequency: textRows[0].documentFrequency,
-    queryLexemes: textRows[0].queryLexemes,
-    vocabularyApplied: textRows[0].vocabularyApplied,
-    lexicalExpansions: textRows[0].lexicalExpansions,
-  };
-  return vectorRows.map((row) => {
-    const found = known.get(row.id);
-    return found ? { ...found, similarity: row.similarity } : { ...row, ...figures };
-  });
+  const figures = readsFigures ? figuresOf(vectorRows) : textFigures;
+  // A candidate the text half returned keeps its row (the vector half's has no fields for it), with its similarity.
+  return withFigures(
+    vectorRows.map((row) => {
+      const found = known.get(row.id);
+      return found ? { ...found, similarity: row.similarity } : row;
+    }),
+    figures,
+  );
 }

@@ -29,7 +29,7 @@ beforeAll(async () => {
     table: "memories",
     where,
     collection: { workspaceId: ws.workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: ws.workspaceId },
-    columns: Prisma.sql`t.statement`,
+    columns: { statement: "t.statement" },
     vectors: ownColumnVectors("memories", where, { workspaceId: ws.workspaceId, ownIndex: async () => undefined, exactDistance: exactDistanceOn(t.database.kind) }),
   };
 });

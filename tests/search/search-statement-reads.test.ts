@@ -70,14 +70,14 @@ const sources = (): Record<string, HybridSearchSource> => ({
     table: "artifacts",
     where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.status = 'validated'`,
     collection: { workspaceId, name: "artifacts", keyOwner: "workspace_id", keyOwnerId: workspaceId },
-    columns: Prisma.sql`t.summary`,
+    columns: { summary: "t.summary" },
     vectors: { nearest: () => Prisma.empty, similarity: () => Prisma.sql`NULL` },
   },
   memories: {
     table: "memories",
     where: Prisma.sql`t.workspace_id = ${workspaceId} AND t.active`,
     collection: { workspaceId, name: "memories", keyOwner: "workspace_id", keyOwnerId: workspaceId },
-    columns: Prisma.sql`t.statement`,
+    columns: { statement: "t.statement" },
     vectors: { nearest: () => Prisma.empty, similarity: () => Prisma.sql`NULL` },
   },
 });

@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     table: "memories" as const,
     where,
     collection: { workspaceId: "ws_none", name: "memories", keyOwner: "workspace_id" as const, keyOwnerId: "ws_none" },
-    columns: Prisma.sql`t.statement`,
+    columns: { statement: "t.statement" },
     vectors: ownColumnVectors("memories", where, { workspaceId: "ws_none", ownIndex: async () => undefined, exactDistance: exactDistanceOn("embedded") }),
   };
   const slowVector = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 100));

@@ -48,8 +48,13 @@
 //   stream, against the idle figure measured later: p50 busy ÷ idle (target ≤ 2×), and every
 //   answer by meaning (X-Search-Mode: hybrid).
 //
-// The floors, each a bare node:http server in a process of its own, run while the service is
-// stopped (2 cores: the service's figures first, then the floors', on the same data):
+// Rounds (BENCH_ROUNDS, 3): the service's figures, then the floors' on the same data with the
+// service stopped (2 cores; the embedded engine has one owner), then again with a service started
+// afresh. This machine's speed drifts from minute to minute, so one round's ratio moved by a third
+// from run to run: each ratio reported is the median of its rounds' (the table shows each
+// figure's median round, and the notes every round's ratio).
+//
+// The floors, each a bare node:http server in a process of its own:
 // - fetch floor (request-path/fetch-floor.ts): `GET /a/:id` answers `row_to_json(a)::text` of
 //   the artifact's row (its stored columns, less the two derived for search that no answer shows:
 //   body_text and the search_document tsvector), one named SQL statement (prepared once, as the
@@ -130,6 +135,84 @@ async function searchWhileIndexing(service: Service, workspaceId: string) {
   return { figure, pendingBefore, pendingAfter };
 }
 
+interface Round {
+  pairs: Pair[];
+  push: Measured;
+  /** The first questions of the stream not asked of the service, and of the search floor. */
+  serviceStreamAt: number;
+  floorStreamAt: number;
+  floorNote: string;
+  warnings: string[];
+}
+
+/** The ratio a figure is judged by: fetch by throughput (higher is better), search by p50 (lower is better). */
+const ratioOf = (pair: Pair) => (pair.kind === "fetch" ? pair.service.perSecond / pair.floor.perSecond : pair.service.p50 / pair.floor.p50);
+
+/** The item whose value is the median of the items' (an odd number of them: BENCH_ROUNDS). */
+function medianRound<T>(items: T[], value: (item: T) => number): T {
+  return [...items].sort((a, b) => value(a) - value(b))[(items.length - 1) / 2]!;
+}
+
+/** One round: the service's figures (then it is stopped), and its floors' on the same data. */
+async function measureRound(
+  service: Service,
+  auth: Record<string, string>,
+  idsFile: string,
+  context: { size: number; round: number; title: string; workspaceId: string; database: { databaseUrl?: string; dataDir: string }; logFile: (name: string) => string },
+): Promise<Round> {
+  const { size, round, title, workspaceId, database, logFile } = context;
+  const serviceFigures: Record<string, Measured> = {};
+  let streamAt = 0;
+  let push: Measured;
+  try {
+    const base = { base: service.base, headers: auth, target: "service" as const };
+    await warmUp(service.process, { ...base, kind: "fetch", idsFile });
+    for (const connections of [1, 32]) {
+      serviceFigures[`fetch ${connections}`] = await measure(service.process, { ...base, kind: "fetch", idsFile, connections, seconds: settings.seconds });
+      log(`  service fetch, ${connections} conn: ${serviceFigures[`fetch ${connections}`]!.perSecond.toFixed(0)} req/s`);
+    }
+    await warmUp(service.process, { ...base, kind: "search", firstQuestion: WARMUP_QUESTIONS });
+    for (const connections of [1, 32]) {
+      const m = await measure(service.process, { ...base, kind: "search", firstQuestion: streamAt, connections, seconds: settings.seconds });
+      serviceFigures[`search ${connections}`] = m;
+      log(`  service search, ${connections} conn: ${m.perSecond.toFixed(1)} req/s, questions ${streamAt}–${m.nextQuestion - 1}`);
+      streamAt = m.nextQuestion;
+    }
+    // Each round pushes artifacts of its own.
+    push = await measure(service.process, { ...base, kind: "push", firstArtifact: size + round * 100_000, connections: 1, seconds: settings.seconds });
+    log(`  service push, 1 conn: p50 ${push.p50.toFixed(2)} ms`);
+  } finally {
+    const code = await service.process.stop();
+    if (code !== 0) failures.push(`${title}: the service exited with code ${code} on SIGTERM (log: ${service.process.logFile})`);
+  }
+  const serviceErrors = (service.process.log().match(/"level":50/g) ?? []).length;
+  const warnings = serviceErrors > 0 ? [`⚠ the service logged ${serviceErrors} errors (level 50) in round ${round + 1}: see ${service.process.logFile}`] : [];
+
+  const floorFigures: Record<string, Measured> = {};
+  const fetchFloor = await startFloor("fetch", database, workspaceId, logFile(`fetch-floor-${round + 1}`));
+  try {
+    const base = { base: fetchFloor.base, headers: {}, target: "floor" as const };
+    await warmUp(fetchFloor.process, { ...base, kind: "fetch", idsFile });
+    for (const connections of [1, 32]) floorFigures[`fetch ${connections}`] = await measure(fetchFloor.process, { ...base, kind: "fetch", idsFile, connections, seconds: settings.seconds });
+  } finally {
+    await fetchFloor.process.stop();
+  }
+  const searchFloor = await startFloor("search", database, workspaceId, logFile(`search-floor-${round + 1}`));
+  try {
+    const base = { base: searchFloor.base, headers: {}, target: "floor" as const };
+    await warmUp(searchFloor.process, { ...base, kind: "search", firstQuestion: WARMUP_QUESTIONS });
+    floorFigures["search 1"] = await measure(searchFloor.process, { ...base, kind: "search", firstQuestion: 0, connections: 1, seconds: settings.seconds });
+    floorFigures["search 32"] = await measure(searchFloor.process, { ...base, kind: "search", firstQuestion: floorFigures["search 1"].nextQuestion, connections: 32, seconds: settings.seconds });
+  } finally {
+    await searchFloor.process.stop();
+  }
+  const pairs: Pair[] = [];
+  for (const kind of ["fetch", "search"] as const) {
+    for (const connections of [1, 32]) pairs.push({ kind, connections, service: serviceFigures[`${kind} ${connections}`]!, floor: floorFigures[`${kind} ${connections}`]! });
+  }
+  return { pairs, push: push!, serviceStreamAt: streamAt, floorStreamAt: floorFigures["search 32"].nextQuestion, floorNote: searchFloor.note, warnings };
+}
+
 async function runCase(engine: Engine, size: number, runDir: string): Promise<string[]> {
   const caseStarted = performance.now();
   const dir = path.join(runDir, `${engine}-${size}`);
@@ -190,69 +273,35 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
   writeFileSync(idsFile, JSON.stringify(shuffled(imported.artifactIds)));
   for (const note of notes) log(`- ${note}`);
 
-  // 2. The service's figures.
-  const serviceFigures: Record<string, Measured> = {};
-  let streamAt = 0;
-  let push: Measured;
-  try {
-    const base = { base: service.base, headers: auth, target: "service" as const };
-    await warmUp(service.process, { ...base, kind: "fetch", idsFile });
-    for (const connections of [1, 32]) {
-      serviceFigures[`fetch ${connections}`] = await measure(service.process, { ...base, kind: "fetch", idsFile, connections, seconds: settings.seconds });
-      log(`  service fetch, ${connections} conn: ${serviceFigures[`fetch ${connections}`]!.perSecond.toFixed(0)} req/s`);
-    }
-    await warmUp(service.process, { ...base, kind: "search", firstQuestion: WARMUP_QUESTIONS });
-    for (const connections of [1, 32]) {
-      const m = await measure(service.process, { ...base, kind: "search", firstQuestion: streamAt, connections, seconds: settings.seconds });
-      serviceFigures[`search ${connections}`] = m;
-      log(`  service search, ${connections} conn: ${m.perSecond.toFixed(1)} req/s, questions ${streamAt}–${m.nextQuestion - 1}`);
-      streamAt = m.nextQuestion;
-    }
-    push = await measure(service.process, { ...base, kind: "push", firstArtifact: size, connections: 1, seconds: settings.seconds });
-    log(`  service push, 1 conn: p50 ${push.p50.toFixed(2)} ms`);
-  } finally {
-    const code = await service.process.stop();
-    if (code !== 0) failures.push(`${title}: the service exited with code ${code} on SIGTERM (log: ${service.process.logFile})`);
-  }
-  const serviceErrors = (service.process.log().match(/"level":50/g) ?? []).length;
-  if (serviceErrors > 0) notes.push(`⚠ the service logged ${serviceErrors} errors (level 50) meanwhile: see ${service.process.logFile}`);
-
-  // 3. The floors, on the same data, the service stopped.
-  const floorFigures: Record<string, Measured> = {};
-  const database = { databaseUrl, dataDir };
-  const fetchFloor = await startFloor("fetch", database, imported.workspaceId, logFile("fetch-floor"));
-  try {
-    const base = { base: fetchFloor.base, headers: {}, target: "floor" as const };
-    await warmUp(fetchFloor.process, { ...base, kind: "fetch", idsFile });
-    for (const connections of [1, 32]) floorFigures[`fetch ${connections}`] = await measure(fetchFloor.process, { ...base, kind: "fetch", idsFile, connections, seconds: settings.seconds });
-  } finally {
-    await fetchFloor.process.stop();
-  }
-  const searchFloor = await startFloor("search", database, imported.workspaceId, logFile("search-floor"));
-  notes.push(`search floor: ${searchFloor.note}`);
-  try {
-    const base = { base: searchFloor.base, headers: {}, target: "floor" as const };
-    await warmUp(searchFloor.process, { ...base, kind: "search", firstQuestion: WARMUP_QUESTIONS });
-    floorFigures["search 1"] = await measure(searchFloor.process, { ...base, kind: "search", firstQuestion: 0, connections: 1, seconds: settings.seconds });
-    floorFigures["search 32"] = await measure(searchFloor.process, { ...base, kind: "search", firstQuestion: floorFigures["search 1"].nextQuestion, connections: 32, seconds: settings.seconds });
-  } finally {
-    await searchFloor.process.stop();
+  // 2. Rounds of the service's figures, then the floors' on the same data with the service
+  // stopped; the first round's service is the one that indexed, the others start afresh.
+  const rounds: Round[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    if (round > 0) service = await startService({ databaseUrl, dataDir, logFile: logFile(`service-round-${round + 1}`) });
+    log(`  round ${round + 1} of ${settings.rounds}`);
+    const measured = await measureRound(service, auth, idsFile, { size, round, title, workspaceId: imported.workspaceId, database: { databaseUrl, dataDir }, logFile });
+    rounds.push(measured);
+    if (round === 0) notes.push(`search floor: ${measured.floorNote}`);
+    notes.push(...measured.warnings);
   }
 
-  // 4. The table.
-  const pairs: Pair[] = [];
-  for (const kind of ["fetch", "search"] as const) {
-    for (const connections of [1, 32]) {
-      const pair = { kind, connections, service: serviceFigures[`${kind} ${connections}`]!, floor: floorFigures[`${kind} ${connections}`]! };
-      checkAnswers(`${title}, service ${kind} ${connections} conn`, pair.service);
-      checkAnswers(`${title}, floor ${kind} ${connections} conn`, pair.floor);
-      pairs.push(pair);
-    }
+  // 3. The table: each figure from the round whose ratio is the median of its rounds'.
+  const pairs = rounds[0]!.pairs.map((_, index) => medianRound(rounds.map((r) => r.pairs[index]!), ratioOf));
+  const push = medianRound(rounds.map((r) => r.push), (m) => m.p50);
+  for (const pair of pairs) {
+    checkAnswers(`${title}, service ${pair.kind} ${pair.connections} conn`, pair.service);
+    checkAnswers(`${title}, floor ${pair.kind} ${pair.connections} conn`, pair.floor);
   }
-  checkAnswers(`${title}, service push`, push);
+  for (const r of rounds) checkAnswers(`${title}, service push`, r.push);
+  notes.push(
+    `ratios by round (the table shows each figure's median round): ${rounds[0]!.pairs
+      .map((pair, index) => `${pair.kind} ${pair.connections} conn ${rounds.map((r) => ratioOf(r.pairs[index]!).toFixed(2)).join(", ")}`)
+      .join("; ")}; push p50 ${rounds.map((r) => r.push.p50.toFixed(2)).join(", ")} ms`,
+  );
+  const figureOf = (kind: Pair["kind"], connections: number) => pairs.find((pair) => pair.kind === kind && pair.connections === connections)!;
   if (busySearch) {
     const busy = busySearch.figure;
-    const idle = serviceFigures["search 1"]!;
+    const idle = figureOf("search", 1).service;
     checkAnswers(`${title}, service search while indexing`, busy);
     const ratio = busy.p50 / idle.p50;
     const lexical = busy.answered - (busy.searchModes.hybrid ?? 0);
@@ -262,11 +311,11 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
         `${lexical === 0 ? "✔ every answer hybrid" : `✘ ${lexical} of ${busy.answered} answers not hybrid`}`,
     );
   }
-  const s1 = serviceFigures["search 1"]!;
-  notes.push(`questions asked of the service: ${describeRepeats(repeatRate([[0, streamAt]]))}`);
-  notes.push(`questions asked of the search floor: ${describeRepeats(repeatRate([[0, floorFigures["search 32"]!.nextQuestion]]))}`);
+  // Every round asks the same stream from its start, of the service and of the floor.
+  notes.push(`questions asked of the service in a round: ${describeRepeats(repeatRate([[0, Math.max(...rounds.map((r) => r.serviceStreamAt))]]))}`);
+  notes.push(`questions asked of the search floor in a round: ${describeRepeats(repeatRate([[0, Math.max(...rounds.map((r) => r.floorStreamAt))]]))}`);
   const modes = (m: Measured) => Object.entries(m.searchModes).map(([mode, count]) => `${count} ${mode}`).join(", ");
-  notes.push(`service search answers by X-Search-Mode: 1 conn ${modes(s1)}; 32 conn ${modes(serviceFigures["search 32"]!)}`);
+  notes.push(`service search answers by X-Search-Mode: 1 conn ${modes(figureOf("search", 1).service)}; 32 conn ${modes(figureOf("search", 32).service)}`);
   notes.push(`server CPU (cores busy on average), service / floor: ${pairs.map((p) => `${p.kind} ${p.connections} conn ${p.service.cores.toFixed(2)} / ${p.floor.cores.toFixed(2)}`).join("; ")}; push ${push.cores.toFixed(2)}`);
   notes.push(`this case took ${seconds(performance.now() - caseStarted)}`);
   notes.push(`mean answer bytes, service / floor: ${pairs.filter((p) => p.connections === 1).map((p) => `${p.kind} ${p.service.meanBytes.toFixed(0)} / ${p.floor.meanBytes.toFixed(0)}`).join("; ")}`);

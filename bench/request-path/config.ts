@@ -20,6 +20,12 @@ export const settings = {
   sizes: numberList(process.env.BENCH_SIZES ?? "1000,10000"),
   /** Seconds per load figure. */
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  /**
+   * Rounds of the service's figures then the floors', each ratio the median of its rounds': this
+   * machine's speed drifts from minute to minute, and the service and its floor cannot run at
+   * once (the embedded engine has one owner), so one round's ratio moved by a third between runs.
+   */
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
   /** Seconds of warm-up load before each server's first figure of a kind (not counted). */
   warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
   /** PostgreSQL (its public schema is dropped); unset, the embedded engine only. */
@@ -42,3 +48,4 @@ export const settings = {
 for (const engine of settings.engines) if (engine !== "embedded" && engine !== "postgres") throw new Error(`BENCH_ENGINES: unknown engine ${engine}`);
 if (settings.engines.includes("postgres") && !settings.databaseUrl) throw new Error("BENCH_ENGINES names postgres: set BENCH_DATABASE_URL");
 if (!(settings.seconds > 0)) throw new Error("BENCH_SECONDS must be a positive number");
+if (!Number.isInteger(settings.rounds) || settings.rounds < 1 || settings.rounds % 2 === 0) throw new Error("BENCH_ROUNDS must be an odd positive integer, so that a median is one round");

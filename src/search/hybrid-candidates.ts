@@ -192,7 +192,7 @@ function collectionFigures(source: HybridSearchSource): Prisma.Sql {
 /**
  * The figures of a statement (lexemeStatsOf), read from collectionFigures and search_query: on its
  * first row only, the same for every row (withFigures gives them to the others). Written on each
- * of 50 rows they were a third of the text half's answer, which the embedded engine's driver
+ * of 50 rows they were up to a third of the text half's answer, which the embedded engine's driver
  * decodes and parses in the request's thread.
  */
 const FIGURES = Prisma.sql`,

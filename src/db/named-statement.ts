@@ -29,7 +29,7 @@ export function namedStatement(name: string, text: string): NamedStatement {
  * `value` as an SQL literal, for `EXECUTE name(…)` on the embedded engine, whose driver has no
  * named statements. A string is quoted by `pg`'s escapeLiteral (libpq's rules). A NUL cannot be
  * in a statement's text nor in a text value, so it is refused here: the request layer refuses it
- * first, with a 400 (src/http/text-safety.ts).
+ * first (src/http/text-safety.ts: a 404 for an id in a path, a 400 elsewhere).
  */
 export function sqlLiteral(value: NamedStatementParam): string {
   if (value === null) return "NULL";

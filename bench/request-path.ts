@@ -61,9 +61,10 @@
 //   the artifact's row (its stored columns, less the two derived for search that no answer shows:
 //   body_text and the search_document tsvector), one named SQL statement (prepared once, as the
 //   service's fetch is) through the same driver (`pg` with the service's default pool size;
-//   PGlite opened on the service's data directory as the service opens it). No framework, authentication, validation or schema: any fetch by id must
-//   at least parse the request, read the row by its key and write its bytes, and the database
-//   makes the JSON. The mean bytes of both answers are printed.
+//   PGlite opened on the service's data directory as the service opens it). No framework,
+//   authentication, validation or schema: any fetch by id must at least parse the request, read
+//   the row by its key and write its bytes, and the database makes the JSON. The mean bytes of
+//   both answers are printed.
 // - search floor (request-path/search-floor.ts): embeds the question with the same model on the
 //   same query lane (LocalEmbeddings.embedQuery, no time budget), reads the 10 nearest vectors of
 //   the workspace's searchable rows through an HNSW index it builds itself (dropped on exit), and
@@ -292,9 +293,11 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
   // 3. The table: each figure from the round whose ratio is the median of its rounds'.
   const pairs = rounds[0]!.pairs.map((_, index) => medianRound(rounds.map((r) => r.pairs[index]!), ratioOf));
   const push = rounds[rounds.length - 1]!.push!;
-  for (const pair of pairs) {
-    checkAnswers(`${title}, service ${pair.kind} ${pair.connections} conn`, pair.service);
-    checkAnswers(`${title}, floor ${pair.kind} ${pair.connections} conn`, pair.floor);
+  for (const [index, round] of rounds.entries()) {
+    for (const pair of round.pairs) {
+      checkAnswers(`${title}, round ${index + 1}, service ${pair.kind} ${pair.connections} conn`, pair.service);
+      checkAnswers(`${title}, round ${index + 1}, floor ${pair.kind} ${pair.connections} conn`, pair.floor);
+    }
   }
   checkAnswers(`${title}, service push`, push);
   notes.push(

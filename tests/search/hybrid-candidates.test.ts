@@ -73,6 +73,27 @@ describe("the two statements of a search", () => {
     for (const candidate of candidates) expect(candidate.queryLexemes).toEqual(expect.arrayContaining(["scooter", "churn"]));
   });
 
+  it("answers each value once: the figures on one row, no fields from the vector statement for the text statement's candidates", async () => {
+    const answers: Record<string, Array<CandidateScores & { statement: string | null }>> = {};
+    const run = async (sql: Prisma.Sql) => {
+      const answer = await t.database.prisma.$queryRaw<Array<CandidateScores & { statement: string | null }>>(sql);
+      answers[sql.sql.includes("lexeme_stats") ? "text" : "vector"] = answer;
+      return answer as Array<CandidateScores & { statement: string }>;
+    };
+    const candidates = await hybridCandidates(run, source, { text: "scooter churn", vector: vectorOf("scooter churn") });
+    const known = new Set(answers.text!.map((row) => row.id));
+    expect(known.size).toBe(1);
+    for (const row of answers.vector!) expect(row.statement === null).toBe(known.has(row.id));
+    for (const candidate of candidates) {
+      expect(candidate.statement).toEqual(expect.any(String));
+      expect(candidate.documentFrequency).toEqual(expect.objectContaining({ scooter: 1 }));
+    }
+    // Both memories hold a word of this question: two text rows, the figures on one of them.
+    await hybridCandidates(run, source, { text: "scooter fleet", vector: vectorOf("scooter fleet") });
+    expect(answers.text).toHaveLength(2);
+    expect(answers.text!.filter((row) => row.documentFrequency !== null)).toHaveLength(1);
+  });
+
   it("runs the text statement alone when there is no vector", async () => {
     const { sent, run } = recording();
     const candidates = await hybridCandidates(run, source, { text: "scooter churn", vector: Promise.resolve(undefined) });

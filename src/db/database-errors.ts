@@ -62,7 +62,7 @@ const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P
  * retried (a push with its Idempotency-Key is then stored once).
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (isShardMoved(error)) return true;
+  if (isShardMoved(error) || isNodeConnectionLost(error)) return true;
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     if (UNREACHABLE_PRISMA_CODES.has(error.code)) return true;
     const cause = (error.meta?.driverAdapterError as { cause?: { kind?: unknown; originalCode?: unknown } } | undefined)?.cause;
@@ -101,8 +101,28 @@ const SHARD_MOVED = /^could not find valid entry for shard \d+$/;
 
 /** Whether a statement failed because the shard it was routed to was split or moved meanwhile (Citus): it may simply be sent again. */
 export function isShardMoved(error: unknown): boolean {
+  return internalErrorSays(error, SHARD_MOVED);
+}
+
+// The words of a Citus coordinator whose connection to a worker broke during a statement or its
+// commit (a worker killed while a transaction was open on it). Citus passes libpq's own message on
+// with SQLSTATE XX000 when the worker sent none (remote_commands.c, ReportResultError), and raises
+// its own, also without a code, for a transaction that needed the connection
+// (remote_transaction.c, transaction_management.c). A write on each worker, then the second
+// worker killed before COMMIT, answered "SSL SYSCALL error: EOF detected" over SSL
+// (tests/citus/worker-outage.test.ts has the case).
+const NODE_CONNECTION_LOST =
+  /^(SSL SYSCALL error: EOF detected|SSL SYSCALL error: Connection reset|server closed the connection unexpectedly|connection not open|no connection to the server|could not (receive data from|send data to) server|failure on connection marked as essential: |could not commit transaction (for shard \d+ )?on any active node)/;
+
+/** Whether a statement failed because a Citus worker it was using went away under it: the database is away, not the statement at fault. */
+function isNodeConnectionLost(error: unknown): boolean {
+  return internalErrorSays(error, NODE_CONNECTION_LOST);
+}
+
+/** Whether an error is the server's internal error (XX000, which Citus uses for its own refusals) with words that `words` matches. */
+function internalErrorSays(error: unknown, words: RegExp): boolean {
   const sqlState = error instanceof Prisma.PrismaClientKnownRequestError ? driverSqlState(error) : driverErrorSqlState(error);
-  return sqlState === "XX000" && SHARD_MOVED.test(adapterMessage(error) ?? "");
+  return sqlState === "XX000" && words.test(adapterMessage(error) ?? "");
 }
 
 export type UnavailableCause = "node_unreachable" | "statement_timeout" | "connection" | "shard_moved";

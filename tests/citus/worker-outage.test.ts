@@ -3,9 +3,11 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { Client } from "pg";
 import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
+import { isDatabaseUnavailable, toDomainError } from "../../src/db/database-errors";
 import { migrateDatabase } from "../../src/db/database-readiness";
 import { observeNodeReachability } from "../../src/telemetry/instruments";
 import { ATTR_DATABASE_NODE, ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_NODE_REACHABLE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
@@ -40,6 +42,7 @@ const refusedAsUnreachable = async () =>
   (await collected.points(METRIC_DATABASE_UNAVAILABLE)).filter((point) => point.attributes[ATTR_UNAVAILABLE_CAUSE] === "node_unreachable").reduce((sum, point) => sum + point.value, 0);
 
 let dir: string;
+let url: string;
 let workerNames: Map<number, string>;
 let t: TestApp;
 let mcp: ListeningApp;
@@ -47,7 +50,7 @@ const onWorker: Record<string, WorkspaceWithKey[]> = {};
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "wsi-citus-outage-"));
-  const url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
+  url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
   await migrateDatabase(url);
   t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
   mcp = await listen(t.app);
@@ -79,6 +82,13 @@ afterAll(async () => {
   await t?.close();
   if (dir) execFileSync(CLUSTER, ["stop", dir]);
 });
+
+/** The coordinator's URL pointed at a node (`host:port`, as workerNames holds it), the same database. */
+const urlOfNode = (node: string) => {
+  const nodeUrl = new URL(url);
+  nodeUrl.host = node;
+  return nodeUrl.toString();
+};
 
 const briefing = (ws: WorkspaceWithKey) => request(t.app).get("/api/v1/briefing").set(ws.auth);
 
@@ -156,6 +166,38 @@ describe("a Citus worker that hangs under a running service", () => {
 
 const push = (ws: WorkspaceWithKey, key: string) =>
   request(t.app).post("/api/v1/artifacts").set(ws.auth).set("Idempotency-Key", key).send({ summary: `Storm ${key}`, why: "w", confidence: 0.5, confidenceExplanation: "e" });
+
+describe("a transaction whose worker is killed before it commits", () => {
+  it("fails as the database away (a 503), not as a fault of the statement", async () => {
+    // A write on each worker, then the second worker's session of that transaction killed (as the
+    // worker's own crash would): the coordinator's COMMIT meets a connection that broke under it
+    // without a word from the worker, which Citus reports with SQLSTATE XX000 and libpq's words.
+    // (Stopping the whole worker instead lets its session say 57P01 first, or not, by timing.)
+    const client = new Client({ connectionString: url });
+    const worker = new Client({ connectionString: urlOfNode(workerNames.get(2)!) });
+    // The worker restarts its sessions after the kill, this observer's too: heard, not thrown.
+    for (const session of [client, worker]) session.on("error", () => undefined);
+    await Promise.all([client.connect(), worker.connect()]);
+    try {
+      await client.query("BEGIN");
+      for (const ws of [onWorker.worker1![0]!, onWorker.worker2![0]!]) await client.query("UPDATE workspaces SET name = name WHERE id = $1", [ws.workspaceId]);
+      const [session] = (
+        await worker.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND query LIKE '%UPDATE%workspaces%'")
+      ).rows;
+      process.kill(session!.pid, "SIGKILL");
+      const failed = await client.query("COMMIT").then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failed).toMatchObject({ code: "XX000" });
+      expect(isDatabaseUnavailable(failed)).toBe(true);
+      expect(toDomainError(failed)?.kind).toBe("unavailable");
+    } finally {
+      await Promise.all([client.end().catch(() => undefined), worker.end().catch(() => undefined)]);
+    }
+    await waitFor(async () => (await briefing(onWorker.worker2![0]!)).status === 200, { what: "the dead worker's workspace to be served again", everyMs: 100 });
+  });
+});
 
 describe("pushes while a Citus worker is killed", () => {
   it("loses none it acknowledged, refuses only the dead worker's, and stores a push retried with its Idempotency-Key once", async () => {

@@ -9,6 +9,9 @@ import { realisticQuestion } from "../../tests/support/realistic-workspace";
 
 export const WARMUP_QUESTIONS = 5_000_000;
 
+/** The questions the search floor measures its index's recall on (search-floor.ts): outside the measured stream and the warm-ups. */
+export const FLOOR_RECALL_QUESTIONS = 7_000_000;
+
 /** Of the questions asked over these ranges of the stream, in order, how many had been asked before in them. */
 export function repeatRate(ranges: Array<[number, number]>): { asked: number; repeated: number; rate: number } {
   const seen = new Set<string>();

@@ -176,7 +176,7 @@ describe("a transaction whose worker is killed before it commits", () => {
   // active node"), as a push (one statement) does when its worker dies under it.
   // (Stopping the whole worker instead lets its session say 57P01 first, or not, by timing.)
   it.each([
-    ["on both workers (two-phase)", () => [onWorker.worker1![0]!, onWorker.worker2![0]!], /^SSL SYSCALL error|^server closed the connection unexpectedly/],
+    ["on both workers (two-phase)", () => [onWorker.worker1![0]!, onWorker.worker2![0]!], /^(SSL SYSCALL error|server closed the connection unexpectedly|could not (receive data from|send data to) server|connection not open|no connection to the server)/],
     ["on the killed worker only", () => [onWorker.worker2![0]!], /^could not commit transaction for shard \d+ on at least one active node$/],
   ])("written %s, fails as the database away (a 503), not as a fault of the statement", async (_, written, words) => {
     const client = new Client({ connectionString: url });

@@ -3,6 +3,7 @@ import { toVectorLiteral } from "../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../src/embeddings/local-embeddings";
 import { realisticQuestion } from "../tests/support/realistic-workspace";
 import { median } from "./load";
+import { exactNearestVectors, nearestVectors, shareFound } from "./request-path/nearest-statements";
 import { FLOOR_RECALL_QUESTIONS } from "./request-path/questions";
 
 // `BENCH_DATABASE_URL=… npx tsx bench/nearest-recall.ts`: on a database the request-path bench
@@ -35,8 +36,8 @@ async function main() {
     const { count } = (await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM artifact_embeddings WHERE ${scope} AND embedding IS NOT NULL`)).rows[0]!;
     console.log(`workspace ${largest.id}: ${count} searchable vectors; HNSW index (pgvector's default m and ef_construction) built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const nearest = `SELECT id FROM artifact_embeddings WHERE ${scope} ORDER BY embedding <=> $1::halfvec(512) LIMIT 10`;
-    const exact = `SELECT id FROM (SELECT id, embedding <=> $1::halfvec(512) AS distance FROM artifact_embeddings WHERE ${scope} AND embedding IS NOT NULL OFFSET 0) AS scanned ORDER BY distance LIMIT 10`;
+    const nearest = nearestVectors(scope);
+    const exact = exactNearestVectors(scope);
     const lookUps: Array<{ name: string; settings: string[] }> = [
       // An IVFFlat index on the same rows (the service's own) is left unread: asked to read every list, it costs more than the HNSW index.
       ...EF_SEARCH.map((ef) => ({ name: `HNSW, ef_search ${ef}${ef === 40 ? " (the floor's)" : ""}`, settings: ["SET LOCAL ivfflat.probes = 32768", `SET LOCAL hnsw.ef_search = ${ef}`] })),
@@ -60,11 +61,10 @@ async function main() {
       const vector = toVectorLiteral(await embeddings.embedQuery(question));
       const truth = await inTransaction([], exact, vector);
       exactMs.push(truth.ms);
-      const wanted = new Set(truth.ids);
       for (const { name, settings } of lookUps) {
         const { ids, ms } = await inTransaction(settings, nearest, vector);
         const tally = found.get(name)!;
-        tally.share += ids.filter((id) => wanted.has(id)).length / Math.max(1, wanted.size);
+        tally.share += shareFound(ids, truth.ids);
         tally.ms.push(ms);
       }
     }

@@ -3,6 +3,7 @@ import { toVectorLiteral } from "../../src/embeddings/embeddings-provider";
 import { LocalEmbeddings } from "../../src/embeddings/local-embeddings";
 import { realisticQuestion } from "../../tests/support/realistic-workspace";
 import { floorWorkspace, openFloorDb, serveUntilSigterm, type FloorDb } from "./floor-db";
+import { exactNearestVectors, nearestVectors, shareFound } from "./nearest-statements";
 import { FLOOR_RECALL_QUESTIONS } from "./questions";
 
 // The search floor, a process of its own: `GET /search?q=` embeds the question with the service's
@@ -63,20 +64,19 @@ async function main() {
  * How much of the exact answer the floor's index look-up finds: the floor does the least work only
  * if it answers about as well as the service, whose own index is held to 0.99 of the exact 10
  * nearest (docs/decisions.md, "Approximate index"). Its 10 nearest vectors through the index
- * against an exact scan (fenced by OFFSET 0, so no index can order it), on questions of their own.
+ * against an exact scan, on questions of their own.
  */
 async function recallOfIndex(db: FloorDb, embeddings: LocalEmbeddings, scope: string): Promise<{ found: number; questions: number }> {
   const questions = [...new Set(Array.from({ length: RECALL_QUESTIONS }, (_, i) => realisticQuestion(FLOOR_RECALL_QUESTIONS + i)))];
   let found = 0;
   for (const question of questions) {
     const vector = toVectorLiteral(await embeddings.embedQuery(question));
-    const indexed = await db.query<{ id: string }>(`SELECT id FROM artifact_embeddings WHERE ${scope} ORDER BY embedding <=> $1::halfvec(512) LIMIT 10`, [vector]);
-    const exact = await db.query<{ id: string }>(
-      `SELECT id FROM (SELECT id, embedding <=> $1::halfvec(512) AS distance FROM artifact_embeddings WHERE ${scope} AND embedding IS NOT NULL OFFSET 0) AS scanned ORDER BY distance LIMIT 10`,
-      [vector],
+    const indexed = await db.query<{ id: string }>(nearestVectors(scope), [vector]);
+    const exact = await db.query<{ id: string }>(exactNearestVectors(scope), [vector]);
+    found += shareFound(
+      indexed.map((row) => row.id),
+      exact.map((row) => row.id),
     );
-    const nearest = new Set(exact.map((row) => row.id));
-    found += indexed.filter((row) => nearest.has(row.id)).length / Math.max(1, nearest.size);
   }
   return { found: found / questions.length, questions: questions.length };
 }

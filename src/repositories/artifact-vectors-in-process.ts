@@ -1,14 +1,16 @@
 import type { InProcessEngine } from "../db/embedded-database";
 import type { SqlExecutor } from "../db/migrations";
+import { FloatRows } from "../lib/float-rows";
 import type { QueryVector } from "../search/hybrid-query";
 
 /**
  * The artifact vectors of the workspaces searched recently, held in this process as 32-bit floats,
  * for the embedded engine: there an exact scan of a workspace's vectors runs on the engine's one
  * WebAssembly thread, reading each row and widening its half floats (19-22 ms for 6,000 vectors,
- * most of a search's vector statement), where a loop over the same floats in memory takes a few
- * (docs/performance.md, "What each change bought"). PostgreSQL compares half floats natively and
- * in parallel with other requests, and does not use this.
+ * most of a search's vector statement), where a SIMD kernel over the same floats in memory
+ * (src/lib/float-rows.ts) takes under a millisecond (docs/performance.md, "What each change
+ * bought"). PostgreSQL compares half floats natively and in parallel with other requests, and
+ * does not use this.
  *
  * The held vectors are always those the database holds: triggers announce each change to a
  * workspace's searchable vectors (a NOTIFY, delivered in this process when the writing
@@ -22,6 +24,14 @@ export const IN_PROCESS_WORKSPACE_MAX_VECTORS = 15_000;
 
 /** The most vectors held for all workspaces together (4 bytes a dimension: 512 dimensions, 2 KB a vector, 64 MB). */
 export const IN_PROCESS_MAX_VECTORS = 32_000;
+
+/**
+ * The most workspaces whose vectors are held at once. Each copy's floats live in a WebAssembly
+ * memory of their own (src/lib/float-rows.ts), for which V8 reserves 8 GiB of address space (not of
+ * memory): about 16,000 of them fill a 64-bit process's. Workspaces this many reach the bound of
+ * vectors first unless they average under 125 vectors.
+ */
+export const IN_PROCESS_MAX_WORKSPACES = 256;
 
 /** A copy that went stale is read again at most this often, so that a workspace being imported is not read after every batch. */
 export const IN_PROCESS_RELOAD_INTERVAL_MS = 2_000;
@@ -68,14 +78,14 @@ CREATE OR REPLACE TRIGGER wsi_artifact_vectors_deleted AFTER DELETE ON artifact_
 CREATE OR REPLACE TRIGGER wsi_artifact_vectors_truncated AFTER TRUNCATE ON artifact_embeddings
   FOR EACH STATEMENT EXECUTE FUNCTION wsi_announce_artifact_vectors();`;
 
-/** One workspace's vectors of one model: row i, at floats [i * dimensions, (i + 1) * dimensions), is a vector of artifact `artifacts[artifactOf[i]]`. */
+/** One workspace's vectors of one model: row i of `rows` is a vector of artifact `artifacts[artifactOf[i]]`. */
 interface HeldVectors {
   model: string;
   dimensions: number;
   /** The artifacts, each once; `artifactOf` indexes into it. */
   artifacts: string[];
   artifactOf: Uint32Array;
-  floats: Float32Array;
+  rows: FloatRows;
   /** Each row's squared norm. */
   norms: Float64Array;
 }
@@ -121,16 +131,17 @@ function heldFrom(model: string, copy: Uint8Array, max: number): HeldVectors | n
     if (rows.length > max) return null;
   }
   const dimensions = rows.length > 0 ? view.getUint16(rows[0]!.vector) : 0;
-  const floats = new Float32Array(rows.length * dimensions);
+  const matrix = new FloatRows(rows.length, dimensions);
   const norms = new Float64Array(rows.length);
   const artifactOf = new Uint32Array(rows.length);
   const artifacts: string[] = [];
   const ordinal = new Map<string, number>();
   rows.forEach((row, i) => {
+    const target = matrix.row(i);
     let norm = 0;
     for (let d = 0; d < dimensions; d++) {
       const value = HALF[view.getUint16(row.vector + 4 + 2 * d)]!;
-      floats[i * dimensions + d] = value;
+      target[d] = value;
       norm += value * value;
     }
     norms[i] = norm;
@@ -141,45 +152,39 @@ function heldFrom(model: string, copy: Uint8Array, max: number): HeldVectors | n
     }
     artifactOf[i] = artifact;
   });
-  return { model, dimensions, artifacts, artifactOf, floats, norms };
+  return { model, dimensions, artifacts, artifactOf, rows: matrix, norms };
 }
 
 /**
  * The `limit` artifacts nearest to `query` by cosine distance, each by its nearest vector, ordered
  * by distance then id: the exact scan's statement's answer (artifact-search.repository.ts,
- * nearestQuery). The sums are of doubles where pgvector's are of floats, so a distance may differ
- * from the statement's in its seventh digit (tests/search/artifact-vectors-in-process.test.ts).
+ * nearestQuery). The dot products are summed in 32-bit floats, as pgvector's, but in another
+ * order, so a distance may differ from the statement's in its seventh digit
+ * (tests/search/artifact-vectors-in-process.test.ts).
  */
 export function nearestHeld(held: HeldVectors, query: number[], limit: number): Array<{ id: string; distance: number }> {
-  const { dimensions, floats, norms, artifactOf } = held;
+  const { dimensions, norms, artifactOf } = held;
+  if (norms.length === 0) return [];
   // The statement compares the query as the engine reads it: 32-bit floats.
   const q = Float32Array.from(query);
   let queryNorm = 0;
   for (let d = 0; d < dimensions; d++) queryNorm += q[d]! * q[d]!;
+  const dots = held.rows.dots(q);
   const best = new Float64Array(held.artifacts.length).fill(Infinity);
   for (let row = 0; row < norms.length; row++) {
-    // Four sums at once, the fastest loop tried (6,000 vectors: 6-11 ms on the 2-core bench machine).
-    let offset = row * dimensions;
-    let d = 0;
-    let dot0 = 0;
-    let dot1 = 0;
-    let dot2 = 0;
-    let dot3 = 0;
-    for (; d + 3 < dimensions; d += 4, offset += 4) {
-      dot0 += floats[offset]! * q[d]!;
-      dot1 += floats[offset + 1]! * q[d + 1]!;
-      dot2 += floats[offset + 2]! * q[d + 2]!;
-      dot3 += floats[offset + 3]! * q[d + 3]!;
-    }
-    for (; d < dimensions; d++, offset++) dot0 += floats[offset]! * q[d]!;
-    const dot = dot0 + dot1 + dot2 + dot3;
+    const dot = dots[row]!;
     const similarity = Math.min(1, Math.max(-1, dot / Math.sqrt(queryNorm * norms[row]!)));
     // A zero vector's distance is NaN to pgvector, which sorts after every number.
     const distance = Number.isNaN(similarity) ? Infinity : 1 - similarity;
     const artifact = artifactOf[row]!;
     if (distance < best[artifact]!) best[artifact] = distance;
   }
-  const order = [...best.keys()].filter((artifact) => best[artifact]! < Infinity);
+  // Only the artifacts within the limit-th least distance are ordered by the comparator: a typed
+  // array's numeric sort finds that distance without calling one (the whole look-up 0.63 -> 0.43 ms
+  // at 1,000 artifacts).
+  const cutoff = best.slice().sort()[Math.min(limit, best.length) - 1] ?? Infinity;
+  const order: number[] = [];
+  for (let artifact = 0; artifact < best.length; artifact++) if (best[artifact]! <= cutoff && best[artifact]! < Infinity) order.push(artifact);
   order.sort((a, b) => best[a]! - best[b]! || (held.artifacts[a]! < held.artifacts[b]! ? -1 : 1));
   return order.slice(0, limit).map((artifact) => ({ id: held.artifacts[artifact]!, distance: best[artifact]! }));
 }
@@ -187,7 +192,13 @@ export function nearestHeld(held: HeldVectors, query: number[], limit: number): 
 export function createArtifactVectorsInProcess(
   executor: SqlExecutor,
   engine: InProcessEngine,
-  { workspaceMaxVectors = IN_PROCESS_WORKSPACE_MAX_VECTORS, maxVectors = IN_PROCESS_MAX_VECTORS, reloadIntervalMs = IN_PROCESS_RELOAD_INTERVAL_MS, now = () => Date.now() } = {},
+  {
+    workspaceMaxVectors = IN_PROCESS_WORKSPACE_MAX_VECTORS,
+    maxVectors = IN_PROCESS_MAX_VECTORS,
+    maxWorkspaces = IN_PROCESS_MAX_WORKSPACES,
+    reloadIntervalMs = IN_PROCESS_RELOAD_INTERVAL_MS,
+    now = () => Date.now(),
+  } = {},
 ) {
   /** Held copies by workspace, least recently searched first (a Map keeps insertion order). */
   const held = new Map<string, HeldVectors>();
@@ -245,7 +256,7 @@ export function createArtifactVectorsInProcess(
       return;
     }
     held.delete(workspaceId);
-    while (held.size > 0 && heldVectors() + vectors.norms.length > maxVectors) held.delete(held.keys().next().value!);
+    while (held.size > 0 && (heldVectors() + vectors.norms.length > maxVectors || held.size >= maxWorkspaces)) held.delete(held.keys().next().value!);
     held.set(workspaceId, vectors);
   }
 

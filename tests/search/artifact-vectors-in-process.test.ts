@@ -131,6 +131,14 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     expect(held.nearest(other.workspaceId, query, 50)).toBeUndefined();
   });
 
+  it("answers no nearest artifacts for a workspace without vectors, as the statement does", async () => {
+    const empty = await createWorkspaceWithKey(t.services);
+    expect(await held.hold(empty.workspaceId, model)).toBe(true);
+    const query = await vectorOf("refunds");
+    expect(held.nearest(empty.workspaceId, query, 50)).toEqual([]);
+    expect(await byStatement(empty.workspaceId, query)).toEqual([]);
+  });
+
   it("holds no more than its bounds: a workspace past the most for one is left to the statement, the least recently searched goes for room", async () => {
     const bounded = createArtifactVectorsInProcess(t.database.executor, t.database.inProcess!, { workspaceMaxVectors: 4, maxVectors: 100 });
     expect(await bounded.hold(shop.workspaceId, model)).toBe(false);
@@ -145,6 +153,13 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     // Both do not fit: the workspace searched least recently was let go.
     expect(roomy.nearest(other.workspaceId, query, 50)).toBeUndefined();
     expect(roomy.nearest(shop.workspaceId, query, 50)).toBeDefined();
+
+    // Room for one workspace's copy, however few its vectors: the other was let go.
+    const one = createArtifactVectorsInProcess(t.database.executor, t.database.inProcess!, { maxWorkspaces: 1 });
+    expect(await one.hold(other.workspaceId, model)).toBe(true);
+    expect(await one.hold(shop.workspaceId, model)).toBe(true);
+    expect(one.holds(other.workspaceId)).toBe(false);
+    expect(one.nearest(shop.workspaceId, query, 50)).toBeDefined();
   });
 
   it("serves the service's searches once a first search has read the workspace's vectors", async () => {

@@ -1,0 +1,42 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import wabtModule from "wabt";
+
+/**
+ * Compiles src/lib/float-rows.wat (the WebAssembly text of the kernel) into
+ * src/lib/float-rows-kernel.ts, its bytes as base64, with wabt (the WebAssembly project's own
+ * toolkit). tests/lib/float-rows.test.ts fails when the committed bytes are not the source's.
+ */
+const SOURCE = path.join(__dirname, "..", "src", "lib", "float-rows.wat");
+const TARGET = path.join(__dirname, "..", "src", "lib", "float-rows-kernel.ts");
+
+/** The module compiled from float-rows.wat, as the text of float-rows-kernel.ts. */
+export async function floatRowsKernelSource(): Promise<string> {
+  const wabt = await wabtModule();
+  const module = wabt.parseWat("float-rows.wat", readFileSync(SOURCE, "utf8"), { simd: true });
+  try {
+    module.validate();
+    const { buffer } = module.toBinary({});
+    return [
+      "// Generated from float-rows.wat by `npm run wasm:generate`. Do not edit.",
+      "export const FLOAT_ROWS_KERNEL =",
+      `  "${Buffer.from(buffer).toString("base64")}";`,
+      "",
+    ].join("\n");
+  } finally {
+    module.destroy();
+  }
+}
+
+if (require.main === module) {
+  floatRowsKernelSource().then(
+    (source) => {
+      writeFileSync(TARGET, source);
+      console.log(`wrote ${path.relative(process.cwd(), TARGET)}`);
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -166,11 +166,16 @@ export function createArtifactSearchRepository(
    * `exactMatchingMax` (EXACT_MATCHING_MAX): an index walk that must pass over most rows costs more
    * than comparing the few that match (docs/search.md, "Filters").
    */
-  async function nearestPlan(workspaceId: string, query: QueryVector, filters?: ArtifactFilters): Promise<{ sql: Prisma.Sql; strategy: NearestStrategy }> {
+  async function nearestPlan(
+    workspaceId: string,
+    query: QueryVector,
+    filters?: ArtifactFilters,
+    known: readonly string[] = [],
+  ): Promise<{ sql: Prisma.Sql; strategy: NearestStrategy }> {
     const exactDistance = vectorIndexes.exactDistance;
     const own = await ownIndex(workspaceId);
     if (!isFiltered(filters)) {
-      const held = own ? undefined : inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE);
+      const held = own ? undefined : inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE, known);
       if (held) return { sql: heldNearest(held), strategy: "exact" };
       return { sql: nearestQuery(workspaceId, query, { exactDistance, own }), strategy: own ? "index" : "exact" };
     }
@@ -211,7 +216,7 @@ export function createArtifactSearchRepository(
           collection: { workspaceId, name: "artifacts", keyOwner: "workspace_id", keyOwnerId: workspaceId },
           columns: SUMMARY_COLUMNS,
           vectors: {
-            nearest: async (vector) => (await nearestPlan(workspaceId, vector, filters)).sql,
+            nearest: async (vector, known) => (await nearestPlan(workspaceId, vector, filters, known)).sql,
             similarity: (vector, model) => Prisma.sql`(SELECT max(1 - (e.embedding <=> ${vector})) FROM artifact_embeddings e
                                                        WHERE e.workspace_id = ${workspaceId} AND e.artifact_id = t.id AND e.model = ${model})`,
           },

@@ -82,8 +82,9 @@ CREATE OR REPLACE TRIGGER wsi_artifact_vectors_truncated AFTER TRUNCATE ON artif
 interface HeldVectors {
   model: string;
   dimensions: number;
-  /** The artifacts, each once; `artifactOf` indexes into it. */
+  /** The artifacts, each once; `artifactOf` indexes into it, `ordinals` gives each one's place in it. */
   artifacts: string[];
+  ordinals: Map<string, number>;
   artifactOf: Uint32Array;
   rows: FloatRows;
   /** Each row's squared norm. */
@@ -152,17 +153,19 @@ function heldFrom(model: string, copy: Uint8Array, max: number): HeldVectors | n
     }
     artifactOf[i] = artifact;
   });
-  return { model, dimensions, artifacts, artifactOf, rows: matrix, norms };
+  return { model, dimensions, artifacts, ordinals: ordinal, artifactOf, rows: matrix, norms };
 }
 
 /**
  * The `limit` artifacts nearest to `query` by cosine distance, each by its nearest vector, ordered
  * by distance then id: the exact scan's statement's answer (artifact-search.repository.ts,
- * nearestQuery). The dot products are summed in 32-bit floats, as pgvector's, but in another
+ * nearestQuery); then the distance of each artifact of `also` that is not among them and has a
+ * vector (every distance is computed anyway; the search's vector statement then need not compare
+ * those artifacts' vectors again). The dot products are summed in 32-bit floats, as pgvector's, but in another
  * order, so a distance may differ from the statement's in its seventh digit
  * (tests/search/artifact-vectors-in-process.test.ts).
  */
-export function nearestHeld(held: HeldVectors, query: number[], limit: number): Array<{ id: string; distance: number }> {
+export function nearestHeld(held: HeldVectors, query: number[], limit: number, also: readonly string[] = []): Array<{ id: string; distance: number }> {
   const { dimensions, norms, artifactOf } = held;
   if (norms.length === 0) return [];
   // The statement compares the query as the engine reads it: 32-bit floats.
@@ -186,7 +189,16 @@ export function nearestHeld(held: HeldVectors, query: number[], limit: number): 
   const order: number[] = [];
   for (let artifact = 0; artifact < best.length; artifact++) if (best[artifact]! <= cutoff && best[artifact]! < Infinity) order.push(artifact);
   order.sort((a, b) => best[a]! - best[b]! || (held.artifacts[a]! < held.artifacts[b]! ? -1 : 1));
-  return order.slice(0, limit).map((artifact) => ({ id: held.artifacts[artifact]!, distance: best[artifact]! }));
+  const nearest = order.slice(0, limit);
+  const taken = new Set(nearest);
+  for (const id of also) {
+    const artifact = held.ordinals.get(id);
+    if (artifact !== undefined && !taken.has(artifact) && best[artifact]! < Infinity) {
+      taken.add(artifact);
+      nearest.push(artifact);
+    }
+  }
+  return nearest.map((artifact) => ({ id: held.artifacts[artifact]!, distance: best[artifact]! }));
 }
 
 export function createArtifactVectorsInProcess(
@@ -266,11 +278,11 @@ export function createArtifactVectorsInProcess(
 
     /**
      * The nearest artifacts of `workspaceId` to `query` (rows as the exact scan's statement
-     * answers them), or undefined when the workspace's vectors are not held, or not of the query's
+     * answers them), and after them the artifacts of `also` not among them (nearestHeld), or undefined when the workspace's vectors are not held, or not of the query's
      * model: then a copy is read in the background (at most one at a time per workspace, and not
      * more often than every `reloadIntervalMs`), and the caller runs its statement.
      */
-    nearest(workspaceId: string, query: QueryVector, limit: number): Array<{ id: string; distance: number }> | undefined {
+    nearest(workspaceId: string, query: QueryVector, limit: number, also: readonly string[] = []): Array<{ id: string; distance: number }> | undefined {
       if (!listening) return undefined;
       const copy = held.get(workspaceId);
       // A workspace without vectors holds an empty copy, of no dimensions.
@@ -278,7 +290,7 @@ export function createArtifactVectorsInProcess(
         // Most recently searched last: the first is the one dropped for room.
         held.delete(workspaceId);
         held.set(workspaceId, copy);
-        return nearestHeld(copy, query.vector, limit);
+        return nearestHeld(copy, query.vector, limit, also);
       }
       const last = lastRead.get(workspaceId);
       if (!tooLarge.has(workspaceId) && !reading.has(workspaceId) && (last === undefined || now() - last >= reloadIntervalMs)) {

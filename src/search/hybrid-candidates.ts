@@ -24,10 +24,12 @@ export const TEXT_HITS_READ = 1_000;
  * How a searched table is searched by meaning: the query that finds its nearest items, as rows of
  * (id, distance) of the query's model only, and the similarity to the query of a candidate on
  * alias `t` that is not among them (null when it has no vector of this model: vectors of
- * different models are never compared).
+ * different models are never compared). The rows may also carry the distance of `known` items
+ * (the text half's) that are not among the nearest, where it costs nothing more: the similarity of
+ * those is then not computed again.
  */
 export interface VectorSource {
-  nearest(query: QueryVector): Prisma.Sql | Promise<Prisma.Sql>;
+  nearest(query: QueryVector, known?: readonly string[]): Prisma.Sql | Promise<Prisma.Sql>;
   similarity(vector: Prisma.Sql, model: string): Prisma.Sql;
 }
 
@@ -430,8 +432,9 @@ export async function hybridCandidates<C extends CandidateScores>(
     const rows = await byText;
     return withFigures(rows, figuresOf(rows));
   }
-  const [textRows, nearest] = await Promise.all([byText, source.vectors.nearest(vector)]);
+  const textRows = await byText;
   const known = new Map(textRows.map((row) => [row.id, row]));
+  const nearest = await source.vectors.nearest(vector, [...known.keys()]);
   // The text statement has stemmed WordNet's words already: the vector statement takes its
   // lexemes as they are instead of stemming them again; unless it reads the collection's figures
   // itself (a filter no text hit matched), when it stems them as the text half does.

@@ -63,6 +63,15 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     }
   });
 
+  it("gives the distances of the artifacts asked about that are not among the nearest, after them", async () => {
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    const query = await vectorOf("delivery problems");
+    const all = await byStatement(shop.workspaceId, query);
+    const found = held.nearest(shop.workspaceId, query, 2, [all[5]!.id, all[0]!.id, "art_unknown", all[5]!.id])!;
+    expect(found.map((row) => row.id)).toEqual([all[0]!.id, all[1]!.id, all[5]!.id]);
+    expect(Math.abs(found[2]!.distance - Number(all[5]!.distance))).toBeLessThan(1e-5);
+  });
+
   it("gives a search the same candidates as the statement, each with its similarity", async () => {
     const indexes = createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
     const plain = createArtifactSearchRepository(t.database.prisma, indexes, { driver: t.database.executor });

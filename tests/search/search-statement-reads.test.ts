@@ -1,7 +1,9 @@
+import { sqlLiteral, statementNamedByText, type NamedStatementParam } from "../../src/db/named-statement";
 import { Prisma } from "../../src/generated/prisma/client";
 import { CANDIDATES_PER_HALF, hybridCandidates, TEXT_HITS_READ, type CandidateScores, type HybridSearchSource } from "../../src/search/hybrid-candidates";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { realisticQuestion, realisticWorkspace } from "../support/realistic-workspace";
+import { parsedPlan, planNodes, readsTable, type PlanNode } from "../support/plan-nodes";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 // What a search's full-text statement reads, on a workspace like a customer's (bodies of a few KB,
@@ -12,33 +14,6 @@ import { createTestApp, type TestApp } from "../support/test-app";
 // validated row again once per candidate (docs/search.md, "What a search reads").
 
 const ARTIFACTS = 300;
-
-interface PlanNode {
-  "Node Type"?: string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  "Rows Removed by Filter"?: number;
-  "Rows Removed by Join Filter"?: number;
-  "Shared Hit Blocks"?: number;
-  "Shared Read Blocks"?: number;
-  [key: string]: unknown;
-}
-
-/** Every plan node of an EXPLAIN (FORMAT JSON), a Citus task's remote plan included. */
-function planNodes(value: unknown, found: PlanNode[] = []): PlanNode[] {
-  if (Array.isArray(value)) for (const item of value) planNodes(item, found);
-  else if (value !== null && typeof value === "object") {
-    const node = value as PlanNode;
-    if (typeof node["Node Type"] === "string") found.push(node);
-    for (const child of Object.values(node)) planNodes(child, found);
-  }
-  return found;
-}
-
-/** Whether a node reads the table (on Citus, one of its shards: artifacts_102008). */
-const readsTable = (node: PlanNode, table: string) => node["Relation Name"] !== undefined && new RegExp(`^${table}(_\\d+)?$`).test(node["Relation Name"]);
 
 let t: TestApp;
 let workspaceId: string;
@@ -99,5 +74,56 @@ describe.each(["artifacts", "memories"])("the full-text statement of a %s search
     // The hits read are bounded by TEXT_HITS_READ whatever the workspace's size; a candidate is read once.
     const rowsRead = nodes.reduce((sum, node) => sum + Math.round((node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1)), 0);
     expect(rowsRead).toBeLessThanOrEqual(1.1 * (TEXT_HITS_READ + CANDIDATES_PER_HALF));
+  });
+});
+
+/** The text statement of an artifact search for `question`, as built (its text and values), without running it. */
+async function textStatement(question: string): Promise<Prisma.Sql> {
+  let statement: Prisma.Sql | undefined;
+  await hybridCandidates(
+    async (sql) => {
+      statement = sql;
+      return [] as CandidateScores[];
+    },
+    sources().artifacts!,
+    { text: question },
+  );
+  return statement!;
+}
+
+/** The rows a plan reads from `table`, with the checks every text statement meets (above). */
+function expectReadsThroughKeys(nodes: PlanNode[], table: string): void {
+  const reading = nodes.filter((node) => readsTable(node, table));
+  expect(reading.length).toBeGreaterThan(0);
+  for (const node of reading) {
+    expect(node["Node Type"] === "Bitmap Heap Scan" || /_pkey(_\d+)?$/.test(node["Index Name"] ?? "")).toBe(true);
+    expect(node["Rows Removed by Filter"] ?? 0).toBe(0);
+    expect(node["Rows Removed by Join Filter"] ?? 0).toBe(0);
+  }
+  const rowsRead = reading.reduce((sum, node) => sum + Math.round((node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1)), 0);
+  expect(rowsRead).toBeLessThanOrEqual(1.1 * (TEXT_HITS_READ + CANDIDATES_PER_HALF));
+}
+
+// The embedded engine runs a search's statements named (artifact-search.repository.ts): after five
+// runs PostgreSQL may keep one generic plan for every later value, planned without them. That plan
+// must read what each custom plan reads. The PostgreSQL passes run them unnamed.
+(process.env.TEST_DATABASE_URL ? describe.skip : describe)("the full-text statement of an artifact search, named, as the embedded engine runs it", () => {
+  it("answers as the unnamed statement does, and its kept generic plan reaches the rows through the keys' index", async () => {
+    const questions = [4, 5, 6, 7, 8, 9, 10, 11].map((n) => realisticQuestion(n, 0));
+    let last: { statement: Prisma.Sql; name: string } | undefined;
+    for (const question of questions) {
+      const statement = await textStatement(question);
+      const named = statementNamedByText("wsi_search", statement.text);
+      const values = statement.values as NamedStatementParam[];
+      expect(await t.database.executor.queryNamed(named, values)).toEqual(await t.database.executor.query(statement.text, values));
+      last = { statement, name: named.name };
+    }
+    const explained = await t.database.executor.query<{ "QUERY PLAN": unknown }>(
+      `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${last!.name}(${(last!.statement.values as NamedStatementParam[]).map(sqlLiteral).join(", ")})`,
+    );
+    const [kept] = await t.database.executor.query<{ generic_plans: number }>("SELECT generic_plans::int AS generic_plans FROM pg_prepared_statements WHERE name = $1", [last!.name]);
+    // The plan just explained was the generic one.
+    expect(kept!.generic_plans).toBeGreaterThan(0);
+    expectReadsThroughKeys(planNodes(parsedPlan(explained[0]!["QUERY PLAN"])), "artifacts");
   });
 });

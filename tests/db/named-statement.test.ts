@@ -1,5 +1,5 @@
 import type { Database } from "../../src/db/database";
-import { namedStatement, sqlLiteral } from "../../src/db/named-statement";
+import { namedStatement, sqlLiteral, statementNamedByText } from "../../src/db/named-statement";
 import { openTestDatabase } from "../support/test-app";
 
 // Named statements (src/db/named-statement.ts): prepared once per connection, then executed. On
@@ -27,6 +27,31 @@ describe("named statements", () => {
     }
     const nulls = await database.executor.queryNamed<Record<string, unknown>>(ECHO, [null, null, false, null]);
     expect(nulls).toEqual([{ text: null, number: null, flag: false, at: null }]);
+  });
+
+  it("take arrays of text and numbers, elements quoted however awkward, empty and with nulls", async () => {
+    const arrays = namedStatement("wsi_test_arrays", "SELECT $1::text[] AS texts, $2::float8[] AS numbers, cardinality($1::text[]) AS count");
+    const cases: Array<[Array<string | null>, Array<number | null>]> = [
+      [AWKWARD, [0, -1.5e-7, 3.25, 1e21]],
+      [['"quoted"', "{braces}", "a,b", "NULL", "null", " spaced ", "\\", '\\"'], [1]],
+      [[], []],
+      [[null, "x", null], [null, 2]],
+    ];
+    for (const [texts, numbers] of cases) {
+      const named = await database.executor.queryNamed<Record<string, unknown>>(arrays, [texts, numbers]);
+      expect(named).toEqual(await database.executor.query(arrays.text, [texts, numbers]));
+      expect(named[0]!.texts).toEqual(texts);
+      expect(named[0]!.numbers).toEqual(numbers);
+    }
+    expect(() => sqlLiteral(["a\u0000b"])).toThrow(/NUL/);
+    expect(() => sqlLiteral([Number.NaN])).toThrow(/finite/);
+  });
+
+  it("are named by their text when built from parts: the same text the same name, another another", () => {
+    const text = "SELECT $1::text AS text";
+    expect(statementNamedByText("wsi_test", text)).toEqual(statementNamedByText("wsi_test", text));
+    expect(statementNamedByText("wsi_test", text).name).toMatch(/^wsi_test_[0-9a-f]{24}$/);
+    expect(statementNamedByText("wsi_test", `${text} `).name).not.toBe(statementNamedByText("wsi_test", text).name);
   });
 
   it("are prepared again when the embedded engine's session lost them", async () => {

@@ -68,6 +68,7 @@ export function sqlLiteral(value: NamedStatementParam): string {
   if (typeof value === "number") return numberLiteral(value);
   if (value instanceof Date) return escapeLiteral(value.toISOString());
   // An array's text is cast to the parameter's array type, which PREPARE inferred.
-  if (typeof value !== "string") return escapeLiteral(arrayText(value));
+  if (Array.isArray(value)) return escapeLiteral(arrayText(value as ReadonlyArray<string | number | null>));
+  if (typeof value !== "string") throw new Error(`a named statement's value has no SQL literal: ${typeof value}`);
   return escapeLiteral(checkedText(value));
 }

@@ -45,6 +45,7 @@ describe("named statements", () => {
     }
     expect(() => sqlLiteral(["a\u0000b"])).toThrow(/NUL/);
     expect(() => sqlLiteral([Number.NaN])).toThrow(/finite/);
+    expect(() => sqlLiteral({ not: "a value" } as never)).toThrow(/no SQL literal/);
   });
 
   it("are named by their text when built from parts: the same text the same name, another another", () => {

@@ -18,7 +18,8 @@ export class FloatRows {
   readonly #rows: Float32Array;
   readonly #query: Float32Array;
   readonly #out: Float32Array;
-  readonly #run: () => void;
+  /** Runs the kernel over every row; none for no rows. */
+  readonly #run: (() => void) | undefined;
 
   constructor(
     readonly count: number,
@@ -28,7 +29,6 @@ export class FloatRows {
     if (count === 0) {
       // No rows, no memory: V8 reserves gigabytes of address space for each.
       this.#rows = this.#query = this.#out = new Float32Array(0);
-      this.#run = () => undefined;
       return;
     }
     const queryAt = count * this.#width * 4;
@@ -53,7 +53,7 @@ export class FloatRows {
    */
   dots(query: ArrayLike<number>): Float32Array {
     if (query.length !== this.dimensions) throw new RangeError(`a query of ${query.length} numbers for rows of ${this.dimensions}`);
-    if (this.count === 0) return this.#out;
+    if (!this.#run) return this.#out;
     this.#query.set(query);
     this.#run();
     return this.#out;

@@ -28,8 +28,8 @@ export const IN_PROCESS_MAX_VECTORS = 32_000;
 /**
  * The most workspaces whose vectors are held at once. Each copy's floats live in a WebAssembly
  * memory of their own (src/lib/float-rows.ts), for which V8 reserves 8 GiB of address space (not of
- * memory): about 16,000 of them fill a 64-bit process's. Workspaces this many reach the bound of
- * vectors first unless they average under 125 vectors.
+ * memory): about 16,000 of them fill a 64-bit process's. Of the two bounds, IN_PROCESS_MAX_VECTORS
+ * comes first unless the workspaces held average under 125 vectors.
  */
 export const IN_PROCESS_MAX_WORKSPACES = 256;
 
@@ -161,8 +161,8 @@ function heldFrom(model: string, copy: Uint8Array, max: number): HeldVectors | n
  * by distance then id: the exact scan's statement's answer (artifact-search.repository.ts,
  * nearestQuery); then the distance of each artifact of `also` that is not among them and has a
  * vector (every distance is computed anyway; the search's vector statement then need not compare
- * those artifacts' vectors again). The dot products are summed in 32-bit floats, as pgvector's, but in another
- * order, so a distance may differ from the statement's in its seventh digit
+ * those artifacts' vectors again). The dot products are summed in 32-bit floats, as pgvector's,
+ * but in another order, so a distance may differ from the statement's in its seventh digit
  * (tests/search/artifact-vectors-in-process.test.ts).
  */
 export function nearestHeld(held: HeldVectors, query: number[], limit: number, also: readonly string[] = []): Array<{ id: string; distance: number }> {
@@ -278,8 +278,8 @@ export function createArtifactVectorsInProcess(
 
     /**
      * The nearest artifacts of `workspaceId` to `query` (rows as the exact scan's statement
-     * answers them), and after them the artifacts of `also` not among them (nearestHeld), or undefined when the workspace's vectors are not held, or not of the query's
-     * model: then a copy is read in the background (at most one at a time per workspace, and not
+     * answers them), and after them the artifacts of `also` not among them (nearestHeld); or
+     * undefined when the workspace's vectors are not held, or not of the query's model: then a copy is read in the background (at most one at a time per workspace, and not
      * more often than every `reloadIntervalMs`), and the caller runs its statement.
      */
     nearest(workspaceId: string, query: QueryVector, limit: number, also: readonly string[] = []): Array<{ id: string; distance: number }> | undefined {

@@ -55,8 +55,9 @@ export async function startService(options: { databaseUrl?: string; dataDir: str
   const { process: child } = await startLogged("the service (node dist/server.js)", settings.node, ["dist/server.js"], {
     env,
     logFile: options.logFile,
-    // The banner's last lines: printed after the server listens.
-    ready: /\nTry:\n[^\n]*\n[^\n]*\n/,
+    // The banner's last lines, printed after the server listens, and the log line that says so
+    // (log lines are written in batches, so it may come after the banner).
+    ready: /(?=[\s\S]*"msg":"listening")[\s\S]*\nTry:\n[^\n]*\n[^\n]*\n/,
   });
   const log = child.log();
   const port = /"port":(\d+)[^\n]*"msg":"listening"/.exec(log)?.[1];

@@ -1,0 +1,104 @@
+import path from "node:path";
+import { batchedLines, LOG_BATCH_DELAY_MS } from "../../src/lib/logger";
+import { spawnTracked } from "../support/child-processes";
+import { waitFor } from "../support/wait-for";
+
+const ROOT = path.resolve(__dirname, "../..");
+
+/** A sink that keeps each write apart, and counts the synchronous flushes asked of it. */
+function recordingSink() {
+  const writes: string[] = [];
+  let syncFlushes = 0;
+  return {
+    sink: {
+      write: (text: string) => writes.push(text),
+      flushSync: () => {
+        syncFlushes += 1;
+      },
+    },
+    writes,
+    syncFlushes: () => syncFlushes,
+  };
+}
+
+const line = (n: number) => `${JSON.stringify({ msg: "request", n })}\n`;
+
+describe("batched log lines", () => {
+  it("hands lines over together, in order, once they reach the batch size", () => {
+    const { sink, writes } = recordingSink();
+    const lines = batchedLines(sink, { maxBytes: 3 * line(1).length, maxDelayMs: 60_000 });
+    lines.write(line(1));
+    lines.write(line(2));
+    expect(writes).toEqual([]);
+    lines.write(line(3));
+    expect(writes).toEqual([line(1) + line(2) + line(3)]);
+    lines.write(line(4));
+    lines.flush();
+    expect(writes).toEqual([line(1) + line(2) + line(3), line(4)]);
+  });
+
+  it("hands a lone line over after the delay, without being asked", async () => {
+    const { sink, writes } = recordingSink();
+    const lines = batchedLines(sink, { maxBytes: 1 << 20, maxDelayMs: 20 });
+    lines.write(line(1));
+    expect(writes).toEqual([]);
+    await waitFor(() => writes.length === 1, { what: "the delayed hand-over" });
+    expect(writes).toEqual([line(1)]);
+    // The next line starts a delay of its own.
+    lines.write(line(2));
+    await waitFor(() => writes.length === 2, { what: "the second hand-over" });
+    expect(writes[1]).toBe(line(2));
+  });
+
+  it("flushSync hands over what is gathered and has the sink write it all", () => {
+    const { sink, writes, syncFlushes } = recordingSink();
+    const lines = batchedLines(sink, { maxBytes: 1 << 20, maxDelayMs: 60_000 });
+    lines.write(line(1));
+    lines.flushSync();
+    expect(writes).toEqual([line(1)]);
+    expect(syncFlushes()).toBe(1);
+    // Nothing gathered: nothing handed over, but the sink is still flushed.
+    lines.flushSync();
+    expect(writes).toHaveLength(1);
+  });
+
+  it("a process that logs and exits at once loses no line, and a lone line is out within the delay", async () => {
+    const script = `
+      const { createLogger } = require("./src/lib/logger");
+      const logger = createLogger("info");
+      if (process.argv[1] === "wait") {
+        logger.info({ n: 0 }, "lone line");
+        // The process stays up: the line must come out on its own.
+        setInterval(() => undefined, 1000);
+      } else {
+        for (let n = 0; n < 500; n++) logger.info({ n }, "request");
+        process.exit(0);
+      }`;
+    const run = (mode: string) => {
+      const child = spawnTracked(process.execPath, ["--import", "tsx", "-e", script, mode], { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: "" }, stdio: ["ignore", "pipe", "pipe"] });
+      let output = "";
+      child.stdout!.on("data", (chunk) => (output += String(chunk)));
+      child.stderr!.on("data", (chunk) => (output += String(chunk)));
+      // Its code once its output has all been read.
+      const ended = Promise.all([new Promise<number | null>((resolve) => child.once("exit", resolve)), new Promise((resolve) => child.stdout!.once("close", resolve))]);
+      return { child, output: () => output, code: async () => (await ended)[0] };
+    };
+
+    const exiting = run("exit");
+    expect(await exiting.code()).toBe(0);
+    const numbers = exiting
+      .output()
+      .trim()
+      .split("\n")
+      .map((text) => (JSON.parse(text) as { n: number }).n);
+    expect(numbers).toEqual(Array.from({ length: 500 }, (_, n) => n));
+
+    const waiting = run("wait");
+    try {
+      const out = await waitFor(() => waiting.output().includes('"msg":"lone line"') && waiting.output(), { what: "the lone line", ceilingMs: 20_000 + LOG_BATCH_DELAY_MS });
+      expect(JSON.parse(out.trim())).toMatchObject({ level: 30, n: 0, msg: "lone line" });
+    } finally {
+      waiting.child.kill("SIGKILL");
+    }
+  }, 60_000);
+});

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
+import { sendJsonText } from "./json-answer";
 
 /** A strong entity tag: the same bytes give the same tag on every process, so no state is kept. */
 export function strongEntityTag(bytes: Uint8Array): string {
@@ -42,5 +43,5 @@ export function sendJsonConditionally(req: Request, res: Response, text: () => s
     res.status(304).end();
     return;
   }
-  res.status(200).type("application/json").send(bytes ?? text());
+  sendJsonText(res, 200, bytes ?? text());
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import { isDeepStrictEqual } from "node:util";
 import fastJson from "fast-json-stringify";
 import { z } from "../contracts/zod";
@@ -64,4 +65,16 @@ function write(schema: z.ZodType | undefined, body: unknown): string {
   let spliced = text;
   for (const [quoted, stored] of texts) spliced = spliced.replace(quoted, () => stored);
   return spliced;
+}
+
+/**
+ * Writes a JSON answer's text as it is: Express's `send` would copy a text over 1,000 characters
+ * into a Buffer (then written apart from the headers) and parse the Content-Type again to add its
+ * charset. Node leaves the body out of an answer to HEAD, with the same Content-Length.
+ */
+export function sendJsonText(res: ServerResponse, status: number, text: string | Buffer): void {
+  res.statusCode = status;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", typeof text === "string" ? Buffer.byteLength(text) : text.length);
+  res.end(text);
 }

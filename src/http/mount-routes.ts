@@ -4,7 +4,7 @@ import { ApiError } from "./api-error";
 import { requireAdminToken, requireApiKey } from "./authenticate";
 import { JSON_BODY_LIMIT, refuseNonUtf8Charset } from "./body-errors";
 import { sendJsonConditionally } from "./conditional-get";
-import { jsonAnswer } from "./json-answer";
+import { jsonAnswer, sendJsonText } from "./json-answer";
 import type { AuthFailureLimiter, RateLimiters } from "./rate-limit/rate-limiters";
 import type { Route, RouteContext } from "./route";
 import { isRateLimited, toExpressPath } from "./route";
@@ -96,7 +96,7 @@ function handlerFor(route: Route, services: Services, checkResponses: boolean) {
       // Responses are written through their contract schema, so internal fields can never leak.
       const text = () => jsonAnswer(contract.schema, result.body, { check: checkResponses });
       if (route.conditional && result.status === 200) sendJsonConditionally(req, res, text, result.entityTag);
-      else res.status(result.status).type("application/json").send(text());
+      else sendJsonText(res, result.status, text());
     }
   };
 }

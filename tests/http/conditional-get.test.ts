@@ -121,6 +121,18 @@ describe("GET /api/v1/artifacts/{id}", () => {
     expect(res.text ?? "").toBe("");
   });
 
+  it("writes the answer's bytes with their length and JSON's media type, and HEAD the same headers without them", async () => {
+    const id = await validatedArtifact(t, ws.auth, { summary: "Umsatz für Köln stieg um 12 % — über Plan", content: "## Köln\nÜber Plan: 😀" });
+    const res = await request(t.app).get(`/api/v1/artifacts/${id}`).set(ws.auth).expect(200);
+    expect(res.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(Number(res.headers["content-length"])).toBe(Buffer.byteLength(res.text));
+    expect(res.body).toMatchObject({ summary: "Umsatz für Köln stieg um 12 % — über Plan", content: "## Köln\nÜber Plan: 😀" });
+    const head = await request(t.app).head(`/api/v1/artifacts/${id}`).set(ws.auth).expect(200);
+    expect(head.text ?? "").toBe("");
+    expect(head.headers["content-length"]).toBe(res.headers["content-length"]);
+    expect(head.headers.etag).toBe(res.headers.etag);
+  });
+
   it("answers 200 when If-None-Match holds another artifact's ETag (a validated artifact never changes)", async () => {
     const other = await validatedArtifact(t, ws.auth, { summary: "Trial signups predict pipeline" });
     const otherTag = (await request(t.app).get(`/api/v1/artifacts/${other}`).set(ws.auth).expect(200)).headers.etag!;

@@ -14,8 +14,8 @@ export function createLogger(level: string = "info", destination: pino.Destinati
 
 /** The longest a logged line waits before it is handed to stdout. */
 export const LOG_BATCH_DELAY_MS = 100;
-/** A batch this large is handed over at once (about thirty request lines). */
-export const LOG_BATCH_BYTES = 8192;
+/** A batch this long, in characters, is handed over at once (about thirty request lines). */
+export const LOG_BATCH_LENGTH = 8192;
 
 interface LineSink {
   write(text: string): unknown;
@@ -23,14 +23,14 @@ interface LineSink {
 }
 
 /**
- * Gathers lines and hands them to `sink` together, when they reach `maxBytes` or `maxDelayMs`
- * after the first of them. Each write to a pipe costs a system call and a trip through libuv's
- * thread pool, and wakes the reader: one per request line took about a tenth of a fetch's CPU at
- * one connection (docs/performance.md).
+ * Gathers lines and hands them to `sink` together, when they reach `maxLength` characters or
+ * `maxDelayMs` after the first of them. Each write to a pipe costs a system call and a trip
+ * through libuv's thread pool, and wakes the reader: one a request line took 14% of a fetch's CPU
+ * at one connection on PostgreSQL (docs/performance.md, run AH).
  */
-export function batchedLines(sink: LineSink, { maxBytes = LOG_BATCH_BYTES, maxDelayMs = LOG_BATCH_DELAY_MS } = {}) {
+export function batchedLines(sink: LineSink, { maxLength = LOG_BATCH_LENGTH, maxDelayMs = LOG_BATCH_DELAY_MS } = {}) {
   let lines: string[] = [];
-  let bytes = 0;
+  let length = 0;
   let due: NodeJS.Timeout | undefined;
   const handOver = () => {
     clearTimeout(due);
@@ -38,14 +38,14 @@ export function batchedLines(sink: LineSink, { maxBytes = LOG_BATCH_BYTES, maxDe
     if (lines.length === 0) return;
     const text = lines.join("");
     lines = [];
-    bytes = 0;
+    length = 0;
     sink.write(text);
   };
   return {
     write(line: string): void {
       lines.push(line);
-      bytes += line.length;
-      if (bytes >= maxBytes) handOver();
+      length += line.length;
+      if (length >= maxLength) handOver();
       // Unreferenced: a process with nothing else to do exits, and the exit writes what is left.
       else due ??= setTimeout(handOver, maxDelayMs).unref();
     },

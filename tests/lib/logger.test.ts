@@ -24,9 +24,9 @@ function recordingSink() {
 const line = (n: number) => `${JSON.stringify({ msg: "request", n })}\n`;
 
 describe("batched log lines", () => {
-  it("hands lines over together, in order, once they reach the batch size", () => {
+  it("hands lines over together, in order, once they reach the batch length", () => {
     const { sink, writes } = recordingSink();
-    const lines = batchedLines(sink, { maxBytes: 3 * line(1).length, maxDelayMs: 60_000 });
+    const lines = batchedLines(sink, { maxLength: 3 * line(1).length, maxDelayMs: 60_000 });
     lines.write(line(1));
     lines.write(line(2));
     expect(writes).toEqual([]);
@@ -39,7 +39,7 @@ describe("batched log lines", () => {
 
   it("hands a lone line over after the delay, without being asked", async () => {
     const { sink, writes } = recordingSink();
-    const lines = batchedLines(sink, { maxBytes: 1 << 20, maxDelayMs: 20 });
+    const lines = batchedLines(sink, { maxLength: 1 << 20, maxDelayMs: 20 });
     lines.write(line(1));
     expect(writes).toEqual([]);
     await waitFor(() => writes.length === 1, { what: "the delayed hand-over" });
@@ -52,7 +52,7 @@ describe("batched log lines", () => {
 
   it("flushSync hands over what is gathered and has the sink write it all", () => {
     const { sink, writes, syncFlushes } = recordingSink();
-    const lines = batchedLines(sink, { maxBytes: 1 << 20, maxDelayMs: 60_000 });
+    const lines = batchedLines(sink, { maxLength: 1 << 20, maxDelayMs: 60_000 });
     lines.write(line(1));
     lines.flushSync();
     expect(writes).toEqual([line(1)]);

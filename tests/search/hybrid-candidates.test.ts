@@ -94,6 +94,30 @@ describe("the two statements of a search", () => {
     expect(answers.text!.filter((row) => row.documentFrequency !== null)).toHaveLength(1);
   });
 
+  it("hands the vector source the text statement's candidates, whose distances a held copy answers without comparing their vectors in the statement", async () => {
+    const asked: Array<readonly string[] | undefined> = [];
+    const recorded: HybridSearchSource = {
+      ...source,
+      vectors: {
+        ...source.vectors,
+        nearest: (vector, known) => {
+          asked.push(known);
+          return source.vectors.nearest(vector, known);
+        },
+      },
+    };
+    const answers: Record<string, CandidateScores[]> = {};
+    const run = async (sql: Prisma.Sql) => {
+      const answer = await t.database.prisma.$queryRaw<Array<CandidateScores & { statement: string }>>(sql);
+      answers[sql.sql.includes("lexeme_stats") ? "text" : "vector"] = answer;
+      return answer;
+    };
+    await hybridCandidates(run, recorded, { text: "scooter fleet", vector: vectorOf("scooter fleet") });
+    expect(answers.text!.length).toBeGreaterThan(0);
+    expect(asked).toHaveLength(1);
+    expect([...asked[0]!].sort()).toEqual(answers.text!.map((row) => row.id).sort());
+  });
+
   it("runs the text statement alone when there is no vector", async () => {
     const { sent, run } = recording();
     const candidates = await hybridCandidates(run, source, { text: "scooter churn", vector: Promise.resolve(undefined) });

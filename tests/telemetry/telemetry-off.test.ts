@@ -24,7 +24,10 @@ async function loadedModules(env: Record<string, string>): Promise<{ sdkModules:
   child.stderr!.on("data", (chunk) => (output += String(chunk)));
   const { code } = await exitOf(child);
   if (code !== 0) throw new Error(`the fixture exited with ${code}:\n${output}`);
-  return JSON.parse(output.trim().split("\n").at(-1)!);
+  // The fixture's one line of its own; the preload's log lines (telemetry on) may come before or after it.
+  const report = output.split("\n").find((line) => line.startsWith('{"sdkModules":'));
+  if (!report) throw new Error(`the fixture printed no report:\n${output}`);
+  return JSON.parse(report);
 }
 
 describe("telemetry off", () => {

@@ -25,8 +25,8 @@ interface LineSink {
 /**
  * Gathers lines and hands them to `sink` together, when they reach `maxLength` characters or
  * `maxDelayMs` after the first of them. Each write to a pipe costs a system call and a trip
- * through libuv's thread pool, and wakes the reader: one a request line took 14% of a fetch's CPU
- * at one connection on PostgreSQL (docs/performance.md, run AH).
+ * through libuv's thread pool, and wakes the reader: a write for each request's line took 14% of
+ * a fetch's CPU at one connection on PostgreSQL (docs/performance.md, run AH).
  */
 export function batchedLines(sink: LineSink, { maxLength = LOG_BATCH_LENGTH, maxDelayMs = LOG_BATCH_DELAY_MS } = {}) {
   let lines: string[] = [];

@@ -91,7 +91,8 @@ async function main(): Promise<void> {
   if (embedded) writeRunningServer(config.dataDir, { pid: process.pid, port, address });
   const telemetryState = describeTelemetry(config.telemetry);
   logger.info({ address, port, database: database.kind, telemetry: telemetryState }, "listening");
-  // Log lines wait up to LOG_BATCH_DELAY_MS; the banner comes after the listening line, which a watcher may look for first.
+  // Log lines wait up to LOG_BATCH_DELAY_MS: the listening line, which a watcher looks for, is
+  // handed over now rather than held back behind the banner.
   logger.flush();
   console.log(
     startupBanner({

@@ -279,8 +279,9 @@ export function createArtifactVectorsInProcess(
     /**
      * The nearest artifacts of `workspaceId` to `query` (rows as the exact scan's statement
      * answers them), and after them the artifacts of `also` not among them (nearestHeld); or
-     * undefined when the workspace's vectors are not held, or not of the query's model: then a copy is read in the background (at most one at a time per workspace, and not
-     * more often than every `reloadIntervalMs`), and the caller runs its statement.
+     * undefined when the workspace's vectors are not held, or not of the query's model: then a
+     * copy is read in the background (at most one at a time per workspace, and not more often
+     * than every `reloadIntervalMs`), and the caller runs its statement.
      */
     nearest(workspaceId: string, query: QueryVector, limit: number, also: readonly string[] = []): Array<{ id: string; distance: number }> | undefined {
       if (!listening) return undefined;

@@ -82,7 +82,8 @@ const SUSPECT_CHECK_EVERY_MS = 500;
 // The pool's connections a node suspected of hanging may hold until the check says whether it does:
 // the rest serve every other node's workspaces meanwhile.
 const SUSPECT_SHARE = 2;
-const PLACEMENT_TTL_MS = 60_000;
+/** How long a workspace's node, once found, is taken as known before it is looked up again (off the request's path). */
+export const PLACEMENT_TTL_MS = 60_000;
 const PLACEMENTS_KEPT = 10_000;
 
 const IS_CITUS = `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus`;
@@ -131,7 +132,7 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
 
   function lookUp(workspaceIds: string[]): Promise<void> {
     if (citus === false) return Promise.resolve();
-    const wanted = [...new Set(workspaceIds)].filter((id) => placementOf(id) === undefined);
+    const wanted = [...new Set(workspaceIds)].filter(due);
     const pending = wanted.flatMap((id) => lookingUp.get(id) ?? []);
     const fresh = wanted.filter((id) => !lookingUp.has(id));
     if (fresh.length > 0) {
@@ -163,9 +164,20 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
     }
   }
 
-  const placementOf = (workspaceId: string): string | undefined => {
+  /** Whether the workspace's node is unknown, or known for longer than PLACEMENT_TTL_MS. */
+  const due = (workspaceId: string): boolean => {
     const cached = placements.get(workspaceId);
-    return cached && now() - cached.at < PLACEMENT_TTL_MS ? cached.node : undefined;
+    return cached === undefined || now() - cached.at >= PLACEMENT_TTL_MS;
+  };
+
+  // The node last found, however long ago, with a look-up started off the request's path once it
+  // is due: a workspace rarely moves, and its node known is what holds its requests to their node's
+  // share. A key stays cached for as long as it is used, so its request may come to no look-up of
+  // its own; if a node known only until it aged let such a workspace's requests past admission,
+  // a hung node could take every pooled connection before the check found it away.
+  const placementOf = (workspaceId: string): string | undefined => {
+    if (due(workspaceId) && citus === true) void lookUp([workspaceId]).catch(() => undefined);
+    return placements.get(workspaceId)?.node;
   };
 
   async function giveUpStatementsOn(node: string): Promise<void> {
@@ -259,16 +271,12 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
     const down = away();
     if (down.size === 0) return undefined;
     const node = placementOf(workspaceId);
-    if (node === undefined) {
-      void lookUp([workspaceId]).catch(() => undefined);
-      return undefined;
-    }
-    return down.has(node) ? new NodeUnreachableError(node) : undefined;
+    return node !== undefined && down.has(node) ? new NodeUnreachableError(node) : undefined;
   }
 
   return {
     async assertReachable(workspaceId) {
-      if (placementOf(workspaceId) === undefined) {
+      if (citus !== false && placements.get(workspaceId) === undefined) {
         // Known before a node fails, so that its statements can be told apart then; off the request's path.
         const found = lookUp([workspaceId]).catch(() => undefined);
         if (away().size === 0) return;

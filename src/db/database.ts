@@ -6,6 +6,7 @@ import type { SqlExecutor } from "./migrations";
 import { clusterNodes, NO_CLUSTER_NODES, type ClusterNodes } from "./cluster-nodes";
 import { postgresExecutor } from "./postgres-executor";
 import { createSessionPool } from "./session-pool";
+import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 
 export type Db = PrismaClient;
@@ -66,10 +67,12 @@ export interface PostgresOptions {
   /** Every statement of the pool's sessions ends after this long, as unavailable: a node that hangs holds no connection longer. */
   statementTimeoutMs?: number;
   logger?: Logger;
+  /** The clock of what is known of a Citus cluster's nodes (tests move it on). */
+  clock?: Clock;
 }
 
 /** A managed Postgres (or a Citus coordinator) through one `pg` pool per process. */
-export function postgresDatabase(connectionString: string, { poolSize, connectTimeoutMs, statementTimeoutMs, logger }: PostgresOptions = {}): Database {
+export function postgresDatabase(connectionString: string, { poolSize, connectTimeoutMs, statementTimeoutMs, logger, clock }: PostgresOptions = {}): Database {
   const settings = [
     ...(statementTimeoutMs ? [`SET statement_timeout = ${Math.floor(statementTimeoutMs)}`] : []),
     // A placeholder setting on plain PostgreSQL, where nothing reads it.
@@ -96,7 +99,14 @@ export function postgresDatabase(connectionString: string, { poolSize, connectTi
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const executor = postgresExecutor(pool);
   // pg's own default pool size is 10; two connections stay for the other nodes' workspaces.
-  nodes = clusterNodes({ connectionString, connectTimeoutMs: connectTimeoutMs ?? 2_000, inFlight: sessions, nodeShare: Math.max(1, (poolSize ?? 10) - 2), logger });
+  nodes = clusterNodes({
+    connectionString,
+    connectTimeoutMs: connectTimeoutMs ?? 2_000,
+    inFlight: sessions,
+    nodeShare: Math.max(1, (poolSize ?? 10) - 2),
+    logger,
+    ...(clock ? { now: () => clock.now().getTime() } : {}),
+  });
   return {
     kind: "postgres",
     prisma,

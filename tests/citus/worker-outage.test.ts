@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Client } from "pg";
 import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
+import { PLACEMENT_TTL_MS } from "../../src/db/cluster-nodes";
 import { postgresDatabase } from "../../src/db/database";
 import { isDatabaseUnavailable, toDomainError } from "../../src/db/database-errors";
 import { migrateDatabase } from "../../src/db/database-readiness";
@@ -41,6 +42,10 @@ async function reachability(): Promise<Record<string, number>> {
 const refusedAsUnreachable = async () =>
   (await collected.points(METRIC_DATABASE_UNAVAILABLE)).filter((point) => point.attributes[ATTR_UNAVAILABLE_CAUSE] === "node_unreachable").reduce((sum, point) => sum + point.value, 0);
 
+// What the service knows of the nodes ages by this clock, which a test moves on.
+let nodesSkewMs = 0;
+const nodesClock = { now: () => new Date(Date.now() + nodesSkewMs) };
+
 let dir: string;
 let url: string;
 let workerNames: Map<number, string>;
@@ -52,7 +57,14 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "wsi-citus-outage-"));
   url = execFileSync(CLUSTER, ["start", dir]).toString().trim().split("\n").pop()!.replace(/^DATABASE_URL=/, "");
   await migrateDatabase(url);
-  t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
+  t = await createTestApp({
+    database: postgresDatabase(url, {
+      poolSize: DEFAULT_DATABASE_POOL_SIZE,
+      connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS,
+      clock: nodesClock,
+    }),
+  });
   mcp = await listen(t.app);
   // As the server process wires it.
   observeNodeReachability(() => t.database.nodes.known());
@@ -125,14 +137,33 @@ describe("a Citus worker killed under a running service", () => {
 const timed = async (ws: WorkspaceWithKey) => {
   const started = Date.now();
   const res = await briefing(ws);
-  return { status: res.status, retryAfter: res.headers["retry-after"], ms: Date.now() - started };
+  return { status: res.status, retryAfter: res.headers["retry-after"], ms: Date.now() - started, error: (res.body as { error?: string }).error };
 };
+
+/** The coordinator's client sessions of this database that have run one statement for over a second (the nodes' checks aside). */
+async function stuckSessions(): Promise<number> {
+  const observer = new Client({ connectionString: url });
+  await observer.connect();
+  try {
+    const { rows } = await observer.query<{ stuck: number }>(
+      `SELECT count(*)::int AS stuck FROM pg_stat_activity
+       WHERE datname = current_database() AND backend_type = 'client backend' AND pid <> pg_backend_pid() AND state = 'active'
+         AND query_start < now() - interval '1 second' AND query NOT LIKE '%citus_check_connection_to_node%'`,
+    );
+    return rows[0]!.stuck;
+  } finally {
+    await observer.end();
+  }
+}
 
 describe("a Citus worker that hangs under a running service", () => {
   it("refuses only the hung worker's workspaces, within 2 s, without starving the pool, and serves them again once it answers", async () => {
     // Every pooled connection has met both workers: the coordinator holds connections to the worker that will hang.
     await Promise.all([...onWorker.worker1!, ...onWorker.worker2!].flatMap((ws) => [briefing(ws).expect(200), briefing(ws).expect(200)]));
     const agents = await Promise.all([onWorker.worker1![0]!, onWorker.worker2![0]!].map((ws) => connectMcpClient(mcp.baseUrl, ws.key)));
+    // Every workspace's node found longer ago than it is taken as known, while the keys stay
+    // cached: the requests look nothing up, and must still be held to their node's share.
+    nodesSkewMs += PLACEMENT_TTL_MS + 1_000;
     execFileSync(TOOL, ["node", dir, "worker2", "pause"]);
     try {
       // More requests at once than the pool has connections, half of them to the hung worker.
@@ -143,6 +174,9 @@ describe("a Citus worker that hangs under a running service", () => {
       expect(away.filter((answer) => answer.status !== 503 || answer.retryAfter !== "5")).toEqual([]);
       expect(served.filter((answer) => answer.status !== 200)).toEqual([]);
       expect(Math.max(...away.map((answer) => answer.ms))).toBeLessThan(2_000);
+      // The bulkhead: the coordinator's sessions whose statements went to the hung worker stay
+      // stuck until it answers (its cancel waits on it), and there are at most the node's share.
+      expect(await stuckSessions()).toBeLessThanOrEqual(DEFAULT_DATABASE_POOL_SIZE - 2);
       // Once the worker is known to be away, its workspaces are refused before the pool is asked.
       for (const ws of onWorker.worker2!) expect(await timed(ws)).toMatchObject({ status: 503 });
       const readiness = await request(t.app).get("/readyz").expect(200);

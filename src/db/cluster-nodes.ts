@@ -39,6 +39,8 @@ export interface ClusterNodes {
   heard(error: unknown): void;
   /** A statement (for the workspace, if one) has run long: its node is suspected, and the nodes checked. */
   suspect(workspaceId?: string): void;
+  /** Whether requests' statements need watching: false once the database is known to have no workers (plain PostgreSQL). */
+  watching(): boolean;
   /** Checks every worker now (a check under `freshMs` old is reused). */
   check(freshMs?: number): Promise<NodeReachability[]>;
   /** The last known state, without checking. */
@@ -54,6 +56,7 @@ export const NO_CLUSTER_NODES: ClusterNodes = {
   freed: () => undefined,
   heard: () => undefined,
   suspect: () => undefined,
+  watching: () => false,
   check: async () => [],
   known: () => [],
   stop: () => undefined,
@@ -308,6 +311,7 @@ export function clusterNodes(options: ClusterNodeOptions): ClusterNodes {
       }
       void check(SUSPECT_CHECK_EVERY_MS);
     },
+    watching: () => citus !== false,
     check,
     known,
     stop() {

@@ -87,6 +87,7 @@ export function postgresDatabase(connectionString: string, { poolSize, connectTi
       refusal: (workspaceId) => nodes.refusal(workspaceId),
       admission: (workspaceId) => nodes.admission(workspaceId),
       onFreed: () => nodes.freed(),
+      watching: () => nodes.watching(),
       // Only where statements are bounded (the web and worker processes' settings): a statement
       // that runs long is then a reason to check the nodes, not an ordinary slow one.
       ...(statementTimeoutMs ? { onSlow: (workspaceId: string | undefined) => nodes.suspect(workspaceId) } : {}),

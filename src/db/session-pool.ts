@@ -20,6 +20,11 @@ export interface SessionPolicy {
   /** Told once a statement has run `slowMs`, with the workspace it works for: its node may hang. */
   onSlow?: (workspaceId: string | undefined) => void;
   slowMs?: number;
+  /**
+   * Whether statements are watched at all (default: always). When not, a statement costs no timer,
+   * no look-up of its workspace and no claim: on plain PostgreSQL, where no node can be away alone.
+   */
+  watching?: () => boolean;
 }
 
 export interface SessionPool {
@@ -73,6 +78,7 @@ export function createSessionPool(config: PoolConfig, policy: SessionPolicy): Se
     dropClaim(workspaceId);
   };
   const slowMs = policy.slowMs ?? DEFAULT_SLOW_MS;
+  const watching = policy.watching ?? (() => true);
 
   const refused = (workspaceId: string | undefined): Error | undefined => (workspaceId === undefined ? undefined : policy.refusal?.(workspaceId));
 
@@ -119,16 +125,19 @@ export function createSessionPool(config: PoolConfig, policy: SessionPolicy): Se
 
     override query(...args: unknown[]): never {
       const callback = typeof args[args.length - 1] === "function" ? (args[args.length - 1] as Callback) : undefined;
+      const watched = watching();
       const refusal = this.#givenUp
         ? Object.assign(new Error(`This connection was given up: ${this.#givenUp.message}`), { code: "08006", severity: "ERROR" })
-        : refused(this.heldFor ?? currentWorkspace());
+        : watched
+          ? refused(this.heldFor ?? currentWorkspace())
+          : undefined;
       if (refusal) {
         if (!callback) return Promise.reject(refusal) as never;
         process.nextTick(() => callback(refusal));
         return undefined as never;
       }
-      const onSlow = policy.onSlow;
-      const workspaceId = this.heldFor ?? currentWorkspace();
+      const onSlow = watched ? policy.onSlow : undefined;
+      const workspaceId = onSlow ? (this.heldFor ?? currentWorkspace()) : undefined;
       const slow = onSlow ? setTimeout(() => onSlow(workspaceId), slowMs) : undefined;
       slow?.unref();
       const settled = (error: unknown) => {
@@ -165,9 +174,9 @@ export function createSessionPool(config: PoolConfig, policy: SessionPolicy): Se
       const connect = (super.connect as (cb?: unknown) => never).bind(this) as (cb?: AnyCallback) => Promise<SessionClient>;
       // The pool hands a free connection to a waiter from whatever released it: bound, the
       // waiter's statements run on behalf of its own request's workspace.
+      const workspaceId = watching() ? currentWorkspace() : undefined;
+      if (workspaceId === undefined) return connect(callback) as never;
       const bound = callback && AsyncResource.bind(callback);
-      const workspaceId = currentWorkspace();
-      if (workspaceId === undefined) return connect(bound) as never;
       const refusal = refused(workspaceId);
       const admission = refusal ? Promise.reject(refusal) : policy.admission?.(workspaceId);
       const take = async (): Promise<SessionClient> => {

@@ -23,13 +23,15 @@ const DOWNLOAD_TOKEN = new RegExp(`^/+${DOWNLOADS_PATH.slice(1)}/+[^/]+`, "i");
  * file), replaced.
  */
 export function loggablePath(url: string): string {
-  return url.split("?")[0]!.replace(DOWNLOAD_TOKEN, `${DOWNLOADS_PATH}/[redacted]`);
+  const query = url.indexOf("?");
+  const path = query < 0 ? url : url.slice(0, query);
+  return DOWNLOAD_TOKEN.test(path) ? path.replace(DOWNLOAD_TOKEN, `${DOWNLOADS_PATH}/[redacted]`) : path;
 }
 
 /** One JSON line per request. The path only: query strings and headers may carry secrets. */
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     res.on("finish", () => {
       logger.info(
         {
@@ -39,7 +41,7 @@ export function requestLog(logger: Logger) {
           status: res.statusCode,
           // The client's address as TRUST_PROXY resolves it (the router's own address without it).
           ip: req.ip,
-          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          durationMs: performance.now() - started,
         },
         "request",
       );

@@ -1,8 +1,9 @@
 import type { Request, RequestHandler, Response } from "express";
-import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from "express-rate-limit";
+import { ipKeyGenerator, MemoryStore, type Store } from "express-rate-limit";
 import { ATTR_RATE_LIMITER } from "../../telemetry/conventions";
 import { instruments } from "../../telemetry/instruments";
 import { ApiError } from "../api-error";
+import { countingLimiter } from "./counting-limiter";
 import { PostgresRateLimitStore, type SharedCounters } from "./postgres-store";
 
 export interface RateLimitSettings {
@@ -220,28 +221,20 @@ function addressOrKeyLimiter(options: {
   onlyFailures?: boolean;
 }): RequestHandler {
   const refused = { [ATTR_RATE_LIMITER]: options.counterName ?? options.name };
-  return rateLimit({
-    windowMs: options.windowSeconds * 1000,
+  return countingLimiter({
+    name: options.name,
     limit: options.limit,
-    // IETF RateLimit / RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers-08 syntax).
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    identifier: options.name,
+    windowMs: options.windowSeconds * 1000,
     store: options.store,
-    keyGenerator: options.keyOf,
-    skipSuccessfulRequests: options.onlyFailures ?? false,
-    // Retry-After is already set when the handler runs; the error middleware writes `{error, code}`.
-    handler: (_req, res, next) => {
+    keyOf: options.keyOf,
+    onlyFailures: options.onlyFailures ?? false,
+    // The error middleware writes `{error, code}`.
+    refusal: (retryAfterSeconds) => {
       instruments().rateLimitRefusals.add(1, refused);
-      const retryAfter = res.get("Retry-After") ?? String(options.windowSeconds);
-      next(
-        new ApiError(
-          "rate_limited",
-          `Too many ${options.counted ?? "requests"} from ${options.what}: the limit is ${options.limit} per ${options.windowSeconds} s; retry after ${retryAfter} s`,
-        ),
+      return new ApiError(
+        "rate_limited",
+        `Too many ${options.counted ?? "requests"} from ${options.what}: the limit is ${options.limit} per ${options.windowSeconds} s; retry after ${retryAfterSeconds} s`,
       );
     },
-    // `trust proxy` is the deployment's call (TRUST_PROXY); its warnings would only repeat that.
-    validate: { trustProxy: false, xForwardedForHeader: false },
   });
 }

@@ -22,8 +22,8 @@ const PARTITION_KEYS_KEPT = 10_000;
  * A fixed-window limit over one of express-rate-limit's stores, with the fields its `draft-8`
  * mode writes (`RateLimit: "name"; r=…; t=…`, `RateLimit-Policy: "name"; q=…; w=…; pk=:…:`, and
  * `Retry-After` past the limit): one store call and two headers a request. Its own middleware
- * took 25–40 µs of CPU a request where this takes under 10 (docs/performance.md, "Where a
- * request's CPU goes"): six awaits, the client address worked out for a debug line whether or not
+ * took 25–40 µs of CPU a request where this takes under 10 (docs/performance.md, "What each
+ * change bought"): six awaits, the client address worked out for a debug line whether or not
  * it is printed, and the SHA-256 of the key on every answer, which here is made once per key.
  */
 export function countingLimiter(options: CountingLimiterOptions): RequestHandler {

@@ -10,7 +10,7 @@ import { ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_UNAVAILABLE } from "../../src/t
 import { minimalArtifact } from "../support/artifacts";
 import { collectMetrics } from "../support/collected-metrics";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
-import { callTool, connectMcpClient, errorText, listen, type ListeningApp } from "../support/mcp-client";
+import { callTool, connectMcpClient, errorText, listen, MCP_HEADERS, type ListeningApp } from "../support/mcp-client";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
@@ -41,6 +41,8 @@ let pgCtl: (...args: string[]) => void;
 let startAgain: () => void;
 let t: TestApp;
 let ws: WorkspaceWithKey;
+/** A workspace whose key this process has not looked up when the database goes. */
+let stranger: WorkspaceWithKey;
 let mcp: ListeningApp;
 
 beforeAll(async () => {
@@ -53,8 +55,14 @@ beforeAll(async () => {
   // As the tool starts it: the same port and socket directory.
   startAgain = () => pgCtl("-w", "-t", "60", "-l", path.join(dir, "server.log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, "start");
   await migrateDatabase(url);
-  t = await createTestApp({ database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }) });
+  t = await createTestApp({
+    database: postgresDatabase(url, { poolSize: DEFAULT_DATABASE_POOL_SIZE, connectTimeoutMs: DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, statementTimeoutMs: DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS }),
+    // The key's look-up outlives the outage however slow the machine: the MCP call below is then
+    // answered by a tool, which needs the database, not refused by authentication (an HTTP 503).
+    apiKeyCacheTtlMs: 60_000,
+  });
   ws = await createWorkspaceWithKey(t.services);
+  stranger = await createWorkspaceWithKey(t.services);
   mcp = await listen(t.app);
 });
 
@@ -72,7 +80,7 @@ describe("the database stopped under a running service", () => {
   it("answers 503 with Retry-After while it is away, and serves again once it is back, without a restart", async () => {
     const artifactId = (await request(t.app).post("/api/v1/artifacts").set(ws.auth).send(minimalArtifact()).expect(201)).body.artifactId;
     const client = await connectMcpClient(mcp.baseUrl, ws.key);
-    // The key is known to this process (its look-ups are kept a few seconds): what follows needs the database itself.
+    // The key is known to this process (its look-up is kept, see above): what follows needs the database itself.
     const countedBefore = (await unavailableByCause()).connection ?? 0;
     pgCtl("-m", "fast", "-w", "stop");
     try {
@@ -100,6 +108,15 @@ describe("the database stopped under a running service", () => {
       const counted = await unavailableByCause();
       expect((counted.connection ?? 0) - countedBefore).toBe(Object.keys(asks).length + 1);
       expect(counted.statement_timeout ?? 0).toBe(0);
+      // A key this process cannot check yet: MCP refuses at HTTP, as REST does, with when to retry.
+      const unchecked = await fetch(`${mcp.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { ...MCP_HEADERS, Authorization: `Bearer ${stranger.key}` },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "curl", version: "1" } } }),
+      });
+      expect(unchecked.status).toBe(503);
+      expect(unchecked.headers.get("retry-after")).toBe("5");
+      expect(await unchecked.json()).toEqual({ error: expect.stringMatching(/cannot be reached right now/), code: "service_unavailable" });
     } finally {
       startAgain();
     }

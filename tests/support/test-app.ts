@@ -64,6 +64,8 @@ export async function createTestApp(
     /** Client ID Metadata Documents served on this machine may be fetched. */
     clientMetadataLoopback?: boolean;
     maxOAuthClients?: number;
+    /** How long a key's look-up is kept (Config.apiKeyCacheTtlMs); the service's default when absent. */
+    apiKeyCacheTtlMs?: number;
   } = {},
 ): Promise<TestApp> {
   const database =
@@ -73,7 +75,7 @@ export async function createTestApp(
   // it should in production; on a busy CI machine that turned meaning-only assertions into chance.
   // Tests wait for the vector instead; none of them measures the budget.
   const embeddings = options.embeddings ?? new LocalEmbeddings({ queryBudgetMs: 60_000 });
-  const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files });
+  const services = createServices({ database, clock: options.clock ?? systemClock, logger, embeddings, files: options.files, apiKeyCacheTtlMs: options.apiKeyCacheTtlMs });
   const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? TEST_ADMIN_TOKEN);
   const app = buildApp({ services, logger, adminToken, trustProxy: options.trustProxy, publicBaseUrl: options.publicBaseUrl, rateLimits: options.rateLimits ?? TEST_RATE_LIMITS, clientMetadataCa: options.clientMetadataCa, clientMetadataLoopback: options.clientMetadataLoopback, maxOAuthClients: options.maxOAuthClients });
   return {

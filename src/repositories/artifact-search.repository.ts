@@ -121,7 +121,7 @@ export function createArtifactSearchRepository(
   {
     exactMatchingMax = EXACT_MATCHING_MAX,
     driver,
-    named = false,
+    named = () => false,
     inProcess,
   }: {
     exactMatchingMax?: number;
@@ -133,12 +133,12 @@ export function createArtifactSearchRepository(
     driver?: SqlExecutor;
     /**
      * Whether the driver runs a search's two statements as named statements (prepared once per
-     * connection, by their text: statementNamedByText): on the embedded engine, planning them
-     * was 4-5 ms of each search, and the plan the engine keeps reads the same rows
-     * (tests/search/search-statement-reads.test.ts). Not on PostgreSQL, where the generic plans a
-     * prepared statement turns to are not measured yet, nor on Citus.
+     * connection, by their text: statementNamedByText), asked at each search: planning them was
+     * 4-5 ms of each search on the embedded engine and 3-5 ms on PostgreSQL, and the plan either
+     * keeps reads the same rows (tests/search/search-statement-reads.test.ts). Not on Citus, whose
+     * coordinator plans a statement for the shards it reaches.
      */
-    named?: boolean;
+    named?: () => boolean;
     /**
      * The workspaces' vectors held in the process (the embedded engine): an unfiltered search of
      * a workspace without its own index compares them there instead of by the exact scan's
@@ -148,9 +148,10 @@ export function createArtifactSearchRepository(
   } = {},
 ) {
   const candidateRows = driver
-    ? named
-      ? (sql: Prisma.Sql) => driver.queryNamed<ArtifactCandidate>(statementNamedByText("wsi_search", sql.text), sql.values as NamedStatementParam[])
-      : (sql: Prisma.Sql) => driver.query<ArtifactCandidate>(sql.text, sql.values)
+    ? (sql: Prisma.Sql) =>
+        named()
+          ? driver.queryNamed<ArtifactCandidate>(statementNamedByText("wsi_search", sql.text), sql.values as NamedStatementParam[])
+          : driver.query<ArtifactCandidate>(sql.text, sql.values)
     : (sql: Prisma.Sql) => db.$queryRaw<ArtifactCandidate[]>(sql);
   /** The workspace's own index of artifact vectors, if it has one yet. */
   async function ownIndex(workspaceId: string) {

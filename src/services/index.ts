@@ -155,7 +155,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       artifacts,
       pushes: createArtifactPushRepository(database.executor),
       details: createArtifactDetailRepository(database.executor),
-      search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor, named: database.kind === "embedded", inProcess: artifactVectors }),
+      search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor, named: () => !database.nodes.watching(), inProcess: artifactVectors }),
       idempotency: createIdempotencyRepository(db),
       embeddings,
       wakeIndexer: () => indexer.wake(),

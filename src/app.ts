@@ -3,10 +3,9 @@ import { ApiError } from "./http/api-error";
 import { errorHandler, notFoundHandler } from "./http/error-handler";
 import { metricsEndpoint, type MetricsEndpointOptions } from "./http/metrics-endpoint";
 import { mountRoutes } from "./http/mount-routes";
-import { rejectMalformedQuery } from "./http/percent-encoding";
 import { createRateLimitCounterRepository } from "./repositories/rate-limit-counter.repository";
 import { createRateLimiters, DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./http/rate-limit/rate-limiters";
-import { requestId, requestLog } from "./http/request-context";
+import { requestContext } from "./http/request-context";
 import type { Logger } from "./lib/logger";
 import { consoleRouter } from "./console/router";
 import { MCP_KEY_PATH, MCP_PATH, mcpEndpoint } from "./mcp/mcp-endpoint";
@@ -55,7 +54,7 @@ export function buildApp({ services, logger, adminToken, publicBaseUrl, trustPro
   // Entity tags only where a route declares `conditional` (src/http/conditional-get.ts): Express's
   // default would hash every answer, pushes and errors included.
   app.set("etag", false);
-  app.use(requestId, requestLog(logger), rejectMalformedQuery);
+  app.use(requestContext(logger));
   if (metrics) app.use(metricsEndpoint(metrics));
 
   const router = express.Router();

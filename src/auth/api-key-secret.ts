@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 import { randomBase62 } from "../lib/ids";
 
 export const API_KEY_PREFIX = "wsi_";
@@ -11,7 +11,8 @@ export function generateApiKeySecret(): string {
 
 /** Only this digest is stored; a fast hash suffices because the secret has ~238 bits of entropy. */
 export function hashApiKeySecret(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  // One call, no Hash object: made on every request that carries a key.
+  return hash("sha256", secret, "hex");
 }
 
 /** The first characters a listing may show so that a human can tell keys apart. */

@@ -48,23 +48,32 @@ export function jsonAnswer(schema: z.ZodType | undefined, body: unknown, { check
 }
 
 function write(schema: z.ZodType | undefined, body: unknown): string {
-  const texts = new Map<string, string>();
-  let written = body;
-  if (body !== null && typeof body === "object" && !Array.isArray(body) && Object.values(body).some((value) => value instanceof JsonText)) {
-    written = Object.fromEntries(
-      Object.entries(body).map(([key, value]) => {
-        if (!(value instanceof JsonText)) return [key, value];
-        const placeholder = `${PLACEHOLDER}${texts.size}`;
-        texts.set(`"${placeholder}"`, value.text);
-        return [key, placeholder];
-      }),
-    );
-  }
-  const text = schema ? serializerOf(schema)(written) : JSON.stringify(written);
-  if (texts.size === 0) return text;
+  const stored = storedTexts(body);
+  const text = schema ? serializerOf(schema)(stored?.written ?? body) : JSON.stringify(stored?.written ?? body);
+  if (!stored) return text;
   let spliced = text;
-  for (const [quoted, stored] of texts) spliced = spliced.replace(quoted, () => stored);
+  for (const [quoted, storedText] of stored.texts) spliced = spliced.replace(quoted, () => storedText);
   return spliced;
+}
+
+/**
+ * The answer with each JsonText among its own properties replaced by a placeholder, and the
+ * stored text of each (by its placeholder as written, quoted); undefined when it holds none,
+ * which is checked without copying the answer.
+ */
+function storedTexts(body: unknown): { written: Record<string, unknown>; texts: Map<string, string> } | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return undefined;
+  let stored: { written: Record<string, unknown>; texts: Map<string, string> } | undefined;
+  // An answer is a plain object: its keys are its own.
+  for (const key in body) {
+    const value = (body as Record<string, unknown>)[key];
+    if (!(value instanceof JsonText)) continue;
+    stored ??= { written: { ...(body as Record<string, unknown>) }, texts: new Map() };
+    const placeholder = `${PLACEHOLDER}${stored.texts.size}`;
+    stored.texts.set(`"${placeholder}"`, value.text);
+    stored.written[key] = placeholder;
+  }
+  return stored;
 }
 
 /**

@@ -37,6 +37,15 @@ describe("the shared rate-limit counter", () => {
     expect(await hitsInDatabase(store, "k")).toBe(6);
   });
 
+  it("answers a hit counted in the process at once, without a promise, and one synced with the database after it", async () => {
+    const store = storeWithLimit(100);
+    const first = store.increment("k");
+    expect(first).toBeInstanceOf(Promise);
+    expect((await first).totalHits).toBe(1);
+    // What the limiter relies on to let a request on in the same turn (counting-limiter.ts).
+    expect(store.increment("k")).toEqual({ totalHits: 2, resetTime: expect.any(Date) });
+  });
+
   it("counts every hit in the database from half the limit on", async () => {
     const store = storeWithLimit(10);
     expect(await increments(store, "k", 11)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
-import type { Options, Store } from "express-rate-limit";
+import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 
 export interface CountingLimiterOptions {
   /** The budget's name in the RateLimit fields (`"per-key"`). */
@@ -50,7 +50,8 @@ export function countingLimiter(options: CountingLimiterOptions): RequestHandler
       next(error);
       return;
     }
-    Promise.resolve(store.increment(key)).then(({ totalHits, resetTime }) => {
+    const counted = (hit: ClientRateLimitInfo) => {
+      const { totalHits, resetTime } = hit;
       const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
       if (!res.headersSent) {
         appendField(res, "RateLimit", `"${name}"; r=${Math.max(limit - totalHits, 0)}; t=${resetSeconds}`);
@@ -70,7 +71,17 @@ export function countingLimiter(options: CountingLimiterOptions): RequestHandler
         return;
       }
       next();
-    }, next);
+    };
+    let hit: ReturnType<Store["increment"]>;
+    try {
+      hit = store.increment(key);
+    } catch (error) {
+      next(error);
+      return;
+    }
+    // A store that knows the count at once (the shared counters between syncs) answers without a promise's turn.
+    if (hit instanceof Promise) hit.then(counted, next);
+    else counted(hit);
   };
 }
 

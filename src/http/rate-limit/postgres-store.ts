@@ -63,7 +63,8 @@ export class PostgresRateLimitStore implements Store {
     return stored ? { totalHits: stored.hits, resetTime: stored.resetAt } : undefined;
   }
 
-  async increment(key: string): Promise<ClientRateLimitInfo> {
+  /** The count at once while this process's own count answers (no promise), else the database's after it is synced. */
+  increment(key: string): ClientRateLimitInfo | Promise<ClientRateLimitInfo> {
     const local = this.current(key);
     if (!local) return this.sync(key, 1);
     local.unsynced += 1;
@@ -75,12 +76,10 @@ export class PostgresRateLimitStore implements Store {
     const hits = local.unsynced;
     local.unsynced = 0;
     local.syncedAt = Date.now();
-    try {
-      return await this.sync(key, hits);
-    } catch (error) {
+    return this.sync(key, hits).catch((error: unknown) => {
       local.unsynced += hits;
       throw error;
-    }
+    });
   }
 
   async decrement(key: string): Promise<void> {

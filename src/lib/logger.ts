@@ -3,10 +3,10 @@ import pino from "pino";
 export type Logger = pino.Logger;
 
 /**
- * One JSON object per line on stdout, the shape log drains of a dyno platform expect. Written
- * asynchronously and in batches (batchedLines): a request's log line never waits for the pipe to
- * take it, and a line reaches the pipe at most LOG_BATCH_DELAY_MS after it was logged (everything
- * left is written synchronously when the process exits).
+ * One JSON object per line on stdout, the shape log drains of a dyno platform expect. Written in
+ * batches (batchedLines): a request's log line is gathered in memory, and a batch reaches the
+ * pipe in one write at most LOG_BATCH_DELAY_MS after its first line (everything left is written
+ * when the process exits).
  */
 export function createLogger(level: string = "info", destination: pino.DestinationStream = stdoutLines()): Logger {
   return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
@@ -67,7 +67,10 @@ let stdout: ReturnType<typeof batchedLines> | undefined;
 /** The process's one batch of stdout lines, which every logger of it shares (their lines stay in order). */
 function stdoutLines(): pino.DestinationStream {
   if (!stdout) {
-    const lines = batchedLines(pino.destination({ dest: 1, sync: false }));
+    // Each batch written at once (one write for about thirty request lines), not handed to a
+    // write in libuv's thread pool: a batch still there when the process exits comes out after the
+    // lines the exit's flush writes, or not at all (docs/decisions.md).
+    const lines = batchedLines(pino.destination({ dest: 1, sync: true }));
     process.once("exit", () => lines.flushSync());
     stdout = lines;
   }

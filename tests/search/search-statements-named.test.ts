@@ -7,9 +7,9 @@ import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
 // The service runs a search's statements named (parsed and planned once per connection) on the
-// embedded engine and on plain PostgreSQL, and unnamed on Citus, where a generic plan kept for one
-// workspace's shard would be wrong for another's (docs/decisions.md). search-statement-reads.test.ts
-// holds the named statement's plans; this holds the service to naming them, through a request.
+// embedded engine and on plain PostgreSQL, and unnamed on Citus, whose coordinator plans a statement
+// for the shards it reaches (docs/decisions.md). search-statement-reads.test.ts holds the named
+// statement's plans; this holds the service to naming them, through a request.
 
 const ON_CITUS = Boolean(process.env.WSI_TEST_CITUS);
 
@@ -34,7 +34,7 @@ async function preparedSearchStatements(): Promise<string[]> {
     await t.database.onOneConnection(async (session: SqlExecutor) => {
       const rows = await session.query<{ name: string }>("SELECT name FROM pg_prepared_statements WHERE name LIKE 'wsi_search_%'");
       names.push(...rows.map((row) => row.name));
-      // The embedded engine has one connection, which the pool's loop would only visit again.
+      // The embedded engine has one connection: another visit would see the same one.
       if (t.database.kind === "postgres") await visit(left - 1);
     });
   };

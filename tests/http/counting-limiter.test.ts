@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from "express";
-import { MemoryStore, rateLimit } from "express-rate-limit";
+import { MemoryStore, rateLimit, type Store } from "express-rate-limit";
 import request from "supertest";
 import { countingLimiter } from "../../src/http/rate-limit/counting-limiter";
 
@@ -94,5 +94,26 @@ describe("countingLimiter", () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
     expect(refused.headers.ratelimit).toBe(`"per-key"; r=0; t=${retryAfter}`);
+  });
+
+  it("waits for a store's count whether it answers at once, by a promise or by another thenable", async () => {
+    const counts = new Map<string, number>();
+    const count = (key: string) => {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return { totalHits: counts.get(key)!, resetTime: new Date(Date.now() + WINDOW_MS) };
+    };
+    const storeAnswering = (answer: (key: string) => unknown): Store => ({ increment: answer as Store["increment"], decrement: () => undefined, resetKey: () => undefined });
+    const stores = {
+      // What the shared counters answer between syncs.
+      "at once": storeAnswering(count),
+      promise: storeAnswering(async (key) => count(key)),
+      thenable: storeAnswering((key) => ({ then: (resolve: (value: unknown) => void) => resolve(count(key)) })),
+    };
+    for (const [kind, store] of Object.entries(stores)) {
+      const app = appWith(countingLimiter({ name: "per-key", limit: LIMIT, windowMs: WINDOW_MS, store, keyOf, refusal: () => new Error("refused") }));
+      const statuses = [];
+      for (let i = 0; i <= LIMIT; i++) statuses.push((await request(app).get("/thing").set("x-key", kind)).status);
+      expect({ kind, statuses }).toEqual({ kind, statuses: [200, 200, 200, 429] });
+    }
   });
 });

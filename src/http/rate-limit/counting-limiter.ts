@@ -79,9 +79,10 @@ export function countingLimiter(options: CountingLimiterOptions): RequestHandler
       next(error);
       return;
     }
-    // A store that knows the count at once (the shared counters between syncs) answers without a promise's turn.
-    if (hit instanceof Promise) hit.then(counted, next);
-    else counted(hit);
+    // A store that knows the count at once (the shared counters between syncs) answers without a
+    // promise's turn. Any thenable is waited for, so that no store's answer is read as a count.
+    if (typeof (hit as PromiseLike<ClientRateLimitInfo>).then === "function") Promise.resolve(hit).then(counted, next);
+    else counted(hit as ClientRateLimitInfo);
   };
 }
 

@@ -2,10 +2,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Options } from "express-rate-limit";
 import request from "supertest";
 import { DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_STATEMENT_TIMEOUT_MS } from "../../src/config";
 import { postgresDatabase } from "../../src/db/database";
 import { migrateDatabase } from "../../src/db/database-readiness";
+import { PostgresRateLimitStore, SYNC_INTERVAL_MS } from "../../src/http/rate-limit/postgres-store";
+import { createRateLimitCounterRepository } from "../../src/repositories/rate-limit-counter.repository";
 import { ATTR_UNAVAILABLE_CAUSE, METRIC_DATABASE_UNAVAILABLE } from "../../src/telemetry/conventions";
 import { minimalArtifact } from "../support/artifacts";
 import { collectMetrics } from "../support/collected-metrics";
@@ -100,7 +103,9 @@ describe("the database stopped under a running service", () => {
         // A refused connection is known at once; the bound is the connect timeout.
         expect(Date.now() - started).toBeLessThan(DEFAULT_DATABASE_CONNECT_TIMEOUT_MS + 1_000);
       }
-      // MCP: a tool error the agent can read, not a broken transport.
+      // MCP: a tool error the agent can read, not a broken transport. A second since the last
+      // request, so that the key's rate counter must try to sync with the database first.
+      await new Promise((resolve) => setTimeout(resolve, SYNC_INTERVAL_MS + 50));
       const result = await callTool(client, "get_briefing");
       expect(result.isError).toBe(true);
       expect(errorText(result)).toMatch(/cannot be reached right now/);
@@ -143,5 +148,29 @@ describe("the database stopped under a running service", () => {
       "Refunds rose in Japan",
     ]);
     expect(counted?.n).toBe(1);
+  });
+
+  it("limits a key by the process's own count while the database is away, and adds those hits to the shared count once it is back", async () => {
+    const store = new PostgresRateLimitStore(createRateLimitCounterRepository(t.database.prisma), "outage-test:");
+    store.init({ windowMs: 60_000, limit: 4 } as Options);
+    const hit = async () => (await store.increment("k")).totalHits;
+    const inDatabase = async () => {
+      const [row] = await t.database.executor.query<{ hits: number }>(`SELECT hits FROM rate_limit_counters WHERE key = $1`, ["outage-test:k"]);
+      return row?.hits ?? 0;
+    };
+    // From half the limit on, every hit is added to the database's count at once.
+    expect([await hit(), await hit()]).toEqual([1, 2]);
+    pgCtl("-m", "fast", "-w", "stop");
+    try {
+      // Each of these tried the database, and was counted by the process: the fifth is past the limit.
+      expect([await hit(), await hit(), await hit()]).toEqual([3, 4, 5]);
+    } finally {
+      startAgain();
+    }
+    await until("the database to answer again", () => request(t.app).get("/api/v1/briefing").set(ws.auth));
+    expect(await inDatabase()).toBe(2);
+    // The first sync once it is back adds the hits counted while it was away.
+    expect(await hit()).toBe(6);
+    expect(await inDatabase()).toBe(6);
   });
 });

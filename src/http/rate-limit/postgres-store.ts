@@ -1,4 +1,5 @@
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
+import { isDatabaseUnavailable } from "../../db/database-errors";
 
 /** The shared counters the store adds to (src/repositories/rate-limit-counter.repository.ts), one row per key and window. */
 export interface SharedCounters {
@@ -39,6 +40,11 @@ const MAX_LOCAL_KEYS = 10_000;
  * fetch-by-id at 32 connections to half its rate (docs/performance.md). Below half the limit, a
  * process may not yet know the last second of the other processes' hits; from half on, counts are
  * exact, so a key is refused at exactly its limit.
+ *
+ * While the database cannot be reached, each process limits a key by its own count, and adds the
+ * hits it counted meanwhile at its first sync once the database is back: refusing every request
+ * then would turn an outage of the counters into an outage of what does not need them (a key
+ * whose look-up is kept, an MCP tool answering that its data cannot be reached).
  */
 export class PostgresRateLimitStore implements Store {
   readonly localKeys = false;
@@ -66,7 +72,7 @@ export class PostgresRateLimitStore implements Store {
   /** The count at once while this process's own count answers (no promise), else the database's after it is synced. */
   increment(key: string): ClientRateLimitInfo | Promise<ClientRateLimitInfo> {
     const local = this.current(key);
-    if (!local) return this.sync(key, 1);
+    if (!local) return this.sync(key, 1).catch((error: unknown) => this.countedWhileAway(key, 1, error));
     local.unsynced += 1;
     const estimate = local.synced + local.unsynced;
     if (estimate < this.limit * EXACT_FROM_SHARE && Date.now() - local.syncedAt < SYNC_INTERVAL_MS) {
@@ -76,10 +82,7 @@ export class PostgresRateLimitStore implements Store {
     const hits = local.unsynced;
     local.unsynced = 0;
     local.syncedAt = Date.now();
-    return this.sync(key, hits).catch((error: unknown) => {
-      local.unsynced += hits;
-      throw error;
-    });
+    return this.sync(key, hits).catch((error: unknown) => this.countedWhileAway(key, hits, error));
   }
 
   async decrement(key: string): Promise<void> {
@@ -109,6 +112,21 @@ export class PostgresRateLimitStore implements Store {
     if (this.counts.size >= MAX_LOCAL_KEYS) this.forgetPastWindows();
     this.counts.set(key, { synced: total, unsynced: 0, resetTime, syncedAt: Date.now() });
     return { totalHits: total, resetTime };
+  }
+
+  /**
+   * Hits a sync could not add, kept to be added by the next one; the count as this process knows
+   * it, if the database could not be reached (else the sync's error).
+   */
+  private countedWhileAway(key: string, hits: number, error: unknown): ClientRateLimitInfo {
+    const local = this.current(key);
+    if (local) local.unsynced += hits;
+    if (!isDatabaseUnavailable(error)) throw error;
+    if (local) return { totalHits: local.synced + local.unsynced, resetTime: local.resetTime };
+    if (this.counts.size >= MAX_LOCAL_KEYS) this.forgetPastWindows();
+    const resetTime = new Date(Date.now() + this.windowMs);
+    this.counts.set(key, { synced: 0, unsynced: hits, resetTime, syncedAt: Date.now() });
+    return { totalHits: hits, resetTime };
   }
 
   /** This process's count of the key's current window, if it has one. */

@@ -42,7 +42,7 @@
 //   past the service's budget) are counted and flagged.
 // - Push: POST /api/v1/artifacts with a realistic artifact at 1 connection, p50 (target ≤ 5 ms),
 //   in the last round only, after its other figures: the service embeds what it pushed afterwards,
-//   which would load every figure after it.
+//   which would load every figure after it. The push floor is asked the same artifacts.
 // - Freshness, where the service's own model embeds the import: how long after the import answered
 //   every artifact is findable by meaning (the admin index state's `unfindable` of artifacts at 0:
 //   every headline vector made; target ≤ 30 s for 1,000), then a search figure at 1 connection
@@ -64,7 +64,11 @@
 //   PGlite opened on the service's data directory as the service opens it). No framework,
 //   authentication, validation or schema: any fetch by id must at least parse the request, read
 //   the row by its key and write its bytes, and the database makes the JSON. The mean bytes of
-//   both answers are printed.
+//   both answers are printed. `POST /p` is the push floor: the pushed JSON stored in one named
+//   statement in a table of the floor's own (id, workspace, the body as `json`), its id answered;
+//   none of what the service derives from a push (prose, chunks, search document, pending
+//   vectors, memory-bank entry). The push target is in milliseconds; the floor says how fast this
+//   machine stored a push in the same run.
 // - search floor (request-path/search-floor.ts): embeds the question with the same model on the
 //   same query lane (LocalEmbeddings.embedQuery, no time budget), reads the 10 nearest vectors of
 //   the workspace's searchable rows through an HNSW index it builds itself (dropped on exit), and
@@ -144,7 +148,7 @@ async function searchWhileIndexing(service: Service, workspaceId: string) {
 interface Round {
   pairs: Pair[];
   /** The last round's only: what it pushes is embedded after it, which would load any figure after it. */
-  push?: Measured;
+  push?: Pair;
   /** The first questions of the stream not asked of the service, and of the search floor. */
   serviceStreamAt: number;
   floorStreamAt: number;
@@ -152,7 +156,7 @@ interface Round {
   warnings: string[];
 }
 
-/** The ratio a figure is judged by: fetch by throughput (higher is better), search by p50 (lower is better). */
+/** The ratio a figure is judged by: fetch by throughput (higher is better), search and push by p50 (lower is better). */
 const ratioOf = (pair: Pair) => (pair.kind === "fetch" ? pair.service.perSecond / pair.floor.perSecond : pair.service.p50 / pair.floor.p50);
 
 /** The item whose value is the median of the items' (an odd number of them: BENCH_ROUNDS). */
@@ -202,6 +206,7 @@ async function measureRound(
     const base = { base: fetchFloor.base, headers: {}, target: "floor" as const };
     await warmUp(fetchFloor.process, { ...base, kind: "fetch", idsFile });
     for (const connections of [1, 32]) floorFigures[`fetch ${connections}`] = await measure(fetchFloor.process, { ...base, kind: "fetch", idsFile, connections, seconds: settings.seconds });
+    if (push) floorFigures.push = await measure(fetchFloor.process, { ...base, kind: "push", firstArtifact: size, connections: 1, seconds: settings.seconds });
   } finally {
     await fetchFloor.process.stop();
   }
@@ -218,7 +223,8 @@ async function measureRound(
   for (const kind of ["fetch", "search"] as const) {
     for (const connections of [1, 32]) pairs.push({ kind, connections, service: serviceFigures[`${kind} ${connections}`]!, floor: floorFigures[`${kind} ${connections}`]! });
   }
-  return { pairs, push, serviceStreamAt: streamAt, floorStreamAt: floorFigures["search 32"].nextQuestion, floorNote: searchFloor.note, warnings };
+  const pushPair: Pair | undefined = push && { kind: "push", connections: 1, service: push, floor: floorFigures.push! };
+  return { pairs, push: pushPair, serviceStreamAt: streamAt, floorStreamAt: floorFigures["search 32"].nextQuestion, floorNote: searchFloor.note, warnings };
 }
 
 async function runCase(engine: Engine, size: number, runDir: string): Promise<string[]> {
@@ -302,11 +308,12 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
       checkAnswers(`${title}, round ${index + 1}, floor ${pair.kind} ${pair.connections} conn`, pair.floor);
     }
   }
-  checkAnswers(`${title}, service push`, push);
+  checkAnswers(`${title}, service push`, push.service);
+  checkAnswers(`${title}, floor push`, push.floor);
   notes.push(
     `ratios by round (the table shows each figure's median round): ${rounds[0]!.pairs
       .map((pair, index) => `${pair.kind} ${pair.connections} conn ${rounds.map((r) => ratioOf(r.pairs[index]!).toFixed(2)).join(", ")}`)
-      .join("; ")}; push in the last round only`,
+      .join("; ")}; push ${ratioOf(push).toFixed(2)} (the last round only)`,
   );
   const figureOf = (kind: Pair["kind"], connections: number) => pairs.find((pair) => pair.kind === kind && pair.connections === connections)!;
   if (busySearch) {
@@ -326,7 +333,7 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
   notes.push(`questions asked of the search floor in a round: ${describeRepeats(repeatRate([[0, Math.max(...rounds.map((r) => r.floorStreamAt))]]))}`);
   const modes = (m: Measured) => Object.entries(m.searchModes).map(([mode, count]) => `${count} ${mode}`).join(", ");
   notes.push(`service search answers by X-Search-Mode: 1 conn ${modes(figureOf("search", 1).service)}; 32 conn ${modes(figureOf("search", 32).service)}`);
-  notes.push(`server CPU (cores busy on average), service / floor: ${pairs.map((p) => `${p.kind} ${p.connections} conn ${p.service.cores.toFixed(2)} / ${p.floor.cores.toFixed(2)}`).join("; ")}; push ${push.cores.toFixed(2)}`);
+  notes.push(`server CPU (cores busy on average), service / floor: ${pairs.map((p) => `${p.kind} ${p.connections} conn ${p.service.cores.toFixed(2)} / ${p.floor.cores.toFixed(2)}`).join("; ")}; push ${push.service.cores.toFixed(2)} / ${push.floor.cores.toFixed(2)}`);
   notes.push(`this case took ${seconds(performance.now() - caseStarted)}`);
   notes.push(`mean answer bytes, service / floor: ${pairs.filter((p) => p.connections === 1).map((p) => `${p.kind} ${p.service.meanBytes.toFixed(0)} / ${p.floor.meanBytes.toFixed(0)}`).join("; ")}`);
   const { lines } = table(size, pairs, push);

@@ -69,7 +69,7 @@ async function main() {
         return { path: spec.target === "service" ? `/api/v1/artifacts/${id}` : `/a/${id}` };
       }
       case "push":
-        return { method: "POST", path: "/api/v1/artifacts", body: pushBody(artifact++), headers: { ...spec.headers, "content-type": "application/json" } };
+        return { method: "POST", path: spec.target === "service" ? "/api/v1/artifacts" : "/p", body: pushBody(artifact++), headers: { ...spec.headers, "content-type": "application/json" } };
     }
   };
   const latencies: number[] = [];

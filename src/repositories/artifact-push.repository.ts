@@ -2,7 +2,6 @@ import type { SqlExecutor } from "../db/migrations";
 import { isUniqueViolation } from "../db/database-errors";
 import { conflict } from "../domain/errors";
 import { newId, newSortableId } from "../lib/ids";
-import { artifactBodyText } from "../search/artifact-body-text";
 import type { NewArtifact } from "./artifact.repository";
 
 /** What a push under an Idempotency-Key records beside the artifact, to answer its retries. */
@@ -21,25 +20,25 @@ const jsonText = (value: unknown) => (value === undefined || value === null ? nu
 // One statement: the artifact, its two pending vector rows and its memory-bank entry (inactive, as
 // the vectors are unsearchable, until a review validates it), and the idempotency record when there
 // is one. A statement is atomic without a transaction block, and each table is named with the
-// workspace, so Citus routes every part to the workspace's node. The body's chunks are added by the
-// artifacts' insert trigger (migration `artifact_body_chunks`).
+// workspace, so Citus routes every part to the workspace's node. A draft has no body text (so no
+// body chunks) until a review validates it (migration `body_chunks_when_validated`).
 const INSERT_PUSHED = `WITH artifact AS (
-  INSERT INTO artifacts (id, workspace_id, status, "trigger", summary, why, confidence, confidence_explanation, content, body_text,
+  INSERT INTO artifacts (id, workspace_id, status, "trigger", summary, why, confidence, confidence_explanation, content,
     recommendation, key_findings, recommendations, source_system, data_sources, code_executed, created_by_key_id, created_by,
     previous_artifact_id, created_at, updated_at)
-  VALUES ($1, $2, 'draft', 'external', $3, $4, $5, $6, $7::json, $8, $9, $10::jsonb, $11::jsonb, $12, $13::jsonb, $14::jsonb, $15, $16, $17, $18, $18)
+  VALUES ($1, $2, 'draft', 'external', $3, $4, $5, $6, $7::json, $8, $9::jsonb, $10::jsonb, $11, $12::jsonb, $13::jsonb, $14, $15, $16, $17, $17)
   RETURNING id
 ), vectors AS (
   INSERT INTO artifact_embeddings (id, workspace_id, artifact_id, facet, searchable)
   VALUES ($1 || ':headline', $2, $1, 'headline', false), ($1 || ':body', $2, $1, 'body', false)
 ), memory AS (
   INSERT INTO memories (id, workspace_id, type, statement, active, artifact_id, created_at)
-  VALUES ($19, $2, 'finding', $3, false, $1, $18)
+  VALUES ($18, $2, 'finding', $3, false, $1, $17)
 )`;
 
 const RECORD = `, record AS (
   INSERT INTO idempotency_records (id, workspace_id, api_key_id, idempotency_key, request_hash, response_status, response_body, created_at)
-  VALUES ($20, $2, $21, $22, $23, 201, json_build_object('artifactId', $1::text, 'status', 'draft')::jsonb, $24)
+  VALUES ($19, $2, $20, $21, $22, 201, json_build_object('artifactId', $1::text, 'status', 'draft')::jsonb, $23)
 )`;
 
 /**
@@ -60,7 +59,6 @@ export function createArtifactPushRepository(sql: SqlExecutor) {
         artifact.confidence,
         artifact.confidenceExplanation,
         jsonText(artifact.content),
-        artifactBodyText(artifact.content) || null,
         artifact.recommendation ?? null,
         jsonText(artifact.keyFindings),
         jsonText(artifact.recommendations),

@@ -94,6 +94,13 @@ export interface FeedbackPosition {
 const jsonOrNull = (value: unknown) =>
   value === undefined || value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
 
+/**
+ * The body's text for the lexical search document and the chunks, written only once the artifact is
+ * searchable (migration `body_chunks_when_validated`): with an import of validated artifacts, or
+ * with the validation of a draft.
+ */
+const searchableBodyText = (content: unknown) => artifactBodyText(content) || null;
+
 /** The artifact's own columns as written. */
 function artifactColumns(id: string, workspaceId: string, artifact: NewArtifact) {
   const { content, keyFindings, recommendations, dataSources, codeExecuted, ...scalars } = artifact;
@@ -102,7 +109,7 @@ function artifactColumns(id: string, workspaceId: string, artifact: NewArtifact)
     id,
     workspaceId,
     content: jsonOrNull(content),
-    bodyText: artifactBodyText(content) || null,
+    bodyText: artifact.status === "validated" ? searchableBodyText(content) : null,
     keyFindings: jsonOrNull(keyFindings),
     recommendations: jsonOrNull(recommendations),
     dataSources: jsonOrNull(dataSources),
@@ -263,10 +270,17 @@ export function createArtifactRepository(db: DbTx) {
       outcome: { status: "validated"; by: string; at: Date } | { status: "disputed"; by: string; reason: string; at: Date },
     ): Promise<boolean> {
       const validated = outcome.status === "validated";
+      const draft = { workspaceId, id: artifactId, status: "draft" } as const;
+      let bodyText: string | null = null;
+      if (validated) {
+        const stored = await db.artifact.findFirst({ where: draft, select: { content: true } });
+        if (!stored) return false;
+        bodyText = searchableBodyText(stored.content);
+      }
       const moved = await db.artifact.updateMany({
-        where: { workspaceId, id: artifactId, status: "draft" },
+        where: draft,
         data: validated
-          ? { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by }
+          ? { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by, bodyText }
           : { status: "disputed", disputedAt: outcome.at, disputedBy: outcome.by, disputeReason: outcome.reason },
       });
       if (moved.count === 0) return false;

@@ -168,6 +168,7 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       artifacts,
       workspaces,
       inTransaction: (fn) => db.$transaction((tx) => fn(createArtifactRepository(tx))),
+      wakeIndexer: () => indexer.wake(),
       clock,
     }),
     reviewers: createReviewerService({ reviewers: createReviewerRepository(db), workspaces, clock }),

@@ -9,11 +9,13 @@ export interface ReviewServiceDeps {
   workspaces: Pick<WorkspaceRepository, "findById">;
   /** Runs the review write in one transaction with a repository bound to it. */
   inTransaction<T>(fn: (artifacts: Pick<ArtifactRepository, "review">) => Promise<T>): Promise<T>;
+  /** A validation writes the body's chunks, which the indexer has yet to embed. */
+  wakeIndexer(): void;
   clock: Clock;
 }
 
 /** The product side of the loop: humans validate or dispute drafts. */
-export function createReviewService({ artifacts, workspaces, inTransaction, clock }: ReviewServiceDeps) {
+export function createReviewService({ artifacts, workspaces, inTransaction, wakeIndexer, clock }: ReviewServiceDeps) {
   /** What is missing when an artifact is not found in a workspace: the artifact, or the workspace itself. */
   async function notFoundIn(workspaceId: string, artifactId: string) {
     return (await workspaces.findById(workspaceId)) ? notFound(`Artifact ${artifactId} not found`) : notFound(`Workspace ${workspaceId} not found`);
@@ -34,6 +36,7 @@ export function createReviewService({ artifacts, workspaces, inTransaction, cloc
       if (!current) throw await notFoundIn(workspaceId, artifactId);
       throw conflict(`Artifact ${artifactId} is ${current}; only a draft can be validated or disputed`);
     }
+    if (outcome.status === "validated") wakeIndexer();
     return { artifactId, status: outcome.status };
   }
 

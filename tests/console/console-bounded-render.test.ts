@@ -1,7 +1,7 @@
 import request from "supertest";
 import { BODY_TEXT_BUDGET } from "../../src/search/artifact-body-text";
 import { CONTENT_JSON_LIMIT, MAX_BODY_ELEMENTS, MAX_TABLE_ROWS, MAX_TEXT_CHARS } from "../../src/console/render-limits";
-import { pushArtifact } from "../support/artifacts";
+import { pushArtifact, validateArtifact } from "../support/artifacts";
 import { consoleSession, createReviewer } from "../support/console";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -147,9 +147,11 @@ describe("other bounded parts of a body", () => {
   });
 });
 
-describe("the indexed text of the draft", () => {
+describe("the indexed text of the artifact once validated", () => {
   it("is at most the body text budget", async () => {
-    const row = await t.database.prisma.artifact.findFirstOrThrow({ where: { id: bigTableId }, select: { bodyText: true } });
+    const id = await pushArtifact(t, home.auth, { content: bigTable });
+    await validateArtifact(t, id);
+    const row = await t.database.prisma.artifact.findFirstOrThrow({ where: { workspaceId: home.workspaceId, id }, select: { bodyText: true } });
     expect(row.bodyText!.length).toBeLessThanOrEqual(BODY_TEXT_BUDGET);
     expect(row.bodyText).toMatch(/^Report\n\nEvery account\n\nmrr\n\n0\n\n1\n\n2\n\n/);
   });

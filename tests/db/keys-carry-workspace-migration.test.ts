@@ -1,68 +1,16 @@
-import { Client } from "pg";
 import request from "supertest";
 import { generateApiKeySecret, hashApiKeySecret } from "../../src/auth/api-key-secret";
-import { migrateDatabase } from "../../src/db/database-readiness";
-import { embeddedDatabase, postgresDatabase, type Database } from "../../src/db/database";
-import { openMemoryDatabase } from "../../src/db/embedded-database";
-import { applyMigrations, loadMigrations, type SqlExecutor } from "../../src/db/migrations";
-import { postgresExecutor } from "../../src/db/postgres-executor";
+import type { SqlExecutor } from "../../src/db/migrations";
 import { adminAuth } from "../support/factories";
-import { TEST_DATABASE_URL, createEmptyDatabase, dropDatabase, uniqueDatabaseName } from "../support/postgres-server";
+import { migrationsFrom, stageDatabaseBefore } from "../support/staged-database";
 import { createTestApp } from "../support/test-app";
 
 // The release phase applies `keys_carry_workspace` to databases that already hold workspaces:
 // here one is filled the way the previous release wrote its rows, then migrated, then served.
 
 const MIGRATION = "20261126090000_keys_carry_workspace";
-const BEFORE = loadMigrations().filter((migration) => migration.name < MIGRATION);
-const FROM_IT = loadMigrations().filter((migration) => migration.name >= MIGRATION).map((migration) => migration.name);
-
-interface StagedDatabase {
-  /** SQL on the database as the previous release left it. */
-  sql: SqlExecutor;
-  /** Applies the remaining migrations the way this engine's release does. */
-  migrate(): Promise<string[]>;
-  /** The service's view of it, after migrating; closing it more than once is harmless. */
-  open(): Database;
-  close(): Promise<void>;
-}
-
-/** The database, closed at most once by whichever of the test app and the test gets there first. */
-function closingOnce(database: Database): Database {
-  let closing: Promise<void> | undefined;
-  return { ...database, close: () => (closing ??= database.close()) };
-}
-
-/** A database of this test pass's engine, migrated up to the release before the keys changed. */
-async function stageDatabase(): Promise<StagedDatabase> {
-  if (TEST_DATABASE_URL) {
-    const name = uniqueDatabaseName("wsi_keys");
-    const url = await createEmptyDatabase(TEST_DATABASE_URL, name);
-    await migrateDatabase(url, { migrations: BEFORE });
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    let served: Database | undefined;
-    return {
-      sql: postgresExecutor(client),
-      migrate: () => migrateDatabase(url),
-      open: () => (served = closingOnce(postgresDatabase(url))),
-      close: async () => {
-        await client.end();
-        await served?.close();
-        await dropDatabase(TEST_DATABASE_URL!, name);
-      },
-    };
-  }
-  const embedded = await openMemoryDatabase();
-  await applyMigrations(embedded.executor, BEFORE);
-  let served: Database | undefined;
-  return {
-    sql: embedded.executor,
-    migrate: () => applyMigrations(embedded.executor),
-    open: () => (served = closingOnce(embeddedDatabase(embedded))),
-    close: () => (served ? served.close() : embedded.close()),
-  };
-}
+const FROM_IT = migrationsFrom(MIGRATION);
+const stageDatabase = () => stageDatabaseBefore(MIGRATION);
 
 const SECRET = generateApiKeySecret();
 

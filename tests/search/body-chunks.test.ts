@@ -1,5 +1,5 @@
 import request from "supertest";
-import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
+import { disputeArtifact, pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -10,6 +10,9 @@ type ChunkRow = { part: number; text: string | null; searchable: boolean };
 const bodyRows = (artifactId: string) =>
   t.database.prisma.$queryRaw<ChunkRow[]>`
     SELECT part, text, searchable FROM artifact_embeddings WHERE artifact_id = ${artifactId} AND facet = 'body' ORDER BY part`;
+
+const bodyTextOf = async (artifactId: string) =>
+  (await t.database.prisma.artifact.findFirstOrThrow({ where: { workspaceId: ws.workspaceId, id: artifactId }, select: { bodyText: true } })).bodyText;
 
 const paragraph = (topic: string) => `${topic} ${"The figures were checked against the finance ledger and the warehouse tables. ".repeat(3)}`;
 
@@ -22,7 +25,7 @@ afterAll(() => t.close());
 describe("artifact bodies embedded in chunks", () => {
   it("cuts a long body into at most 4 chunks of at most 300 characters, beside the summary vector", async () => {
     const body = ["## Findings", paragraph("Revenue fell in March."), paragraph("Refunds doubled in April."), paragraph("Churn rose in May."), paragraph("Costs held in June."), paragraph("Margins recovered in July.")].join("\n\n");
-    const id = await pushArtifact(t, ws.auth, { content: body });
+    const id = await validatedArtifact(t, ws.auth, { content: body });
     const rows = await bodyRows(id);
     expect(rows.map((row) => row.part)).toEqual([0, 1, 2, 3, 4]);
     expect(rows[0]!.text).toBeNull();
@@ -31,12 +34,12 @@ describe("artifact bodies embedded in chunks", () => {
   });
 
   it("makes no chunk for an artifact without a body", async () => {
-    const id = await pushArtifact(t, ws.auth);
+    const id = await validatedArtifact(t, ws.auth);
     expect((await bodyRows(id)).map((row) => row.part)).toEqual([0]);
   });
 
   it("chunks the prose of an element tree, never its image addresses", async () => {
-    const id = await pushArtifact(t, ws.auth, {
+    const id = await validatedArtifact(t, ws.auth, {
       content: {
         root: "r",
         elements: {
@@ -50,11 +53,37 @@ describe("artifact bodies embedded in chunks", () => {
     expect(chunks).toEqual(["Scooter thefts fell after the new locks.\nThefts by month"]);
   });
 
-  it("keeps a draft's chunks out of search until the artifact is validated", async () => {
+  // A push writes neither (docs/performance.md, "Push"): no search finds a draft.
+  it("writes a draft's body text and chunks when it is validated, searchable, and never for a disputed one", async () => {
     const id = await pushArtifact(t, ws.auth, { content: "A short body." });
-    expect((await bodyRows(id)).map((row) => row.searchable)).toEqual([false, false]);
+    expect(await bodyRows(id)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyTextOf(id)).toBeNull();
     await validateArtifact(t, id);
-    expect((await bodyRows(id)).map((row) => row.searchable)).toEqual([true, true]);
+    expect(await bodyRows(id)).toEqual([
+      { part: 0, text: null, searchable: true },
+      { part: 1, text: "A short body.", searchable: true },
+    ]);
+    expect(await bodyTextOf(id)).toBe("A short body.");
+
+    const disputed = await pushArtifact(t, ws.auth, { content: "Another short body." });
+    await disputeArtifact(t, disputed);
+    expect(await bodyRows(disputed)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyTextOf(disputed)).toBeNull();
+  });
+
+  it("finds a validated draft by a word only its body holds, and embeds its chunks after the validation", async () => {
+    const other = await createWorkspaceWithKey(t.services);
+    const id = await pushArtifact(t, other.auth, { summary: "Fleet report", content: "The quarantined zeppelins stayed grounded." });
+    await t.services.indexer.runOnce(other.workspaceId);
+    const search = () => request(t.app).get("/api/v1/artifacts").query({ query: "zeppelins" }).set(other.auth).expect(200);
+    expect((await search()).body.results).toEqual([]);
+    await validateArtifact(t, id);
+    expect((await search()).body.results.map((r: { id: string }) => r.id)).toEqual([id]);
+    const pending = () =>
+      t.database.prisma.artifactEmbedding.count({ where: { workspaceId: other.workspaceId, artifactId: id, model: null } });
+    expect(await pending()).toBe(1);
+    await t.services.indexer.runOnce(other.workspaceId);
+    expect(await pending()).toBe(0);
   });
 
   it("finds an artifact by the meaning of a passage of its body that shares no word with the query", async () => {

@@ -53,7 +53,7 @@ describe("artifact bodies embedded in chunks", () => {
     expect(chunks).toEqual(["Scooter thefts fell after the new locks.\nThefts by month"]);
   });
 
-  // A push writes neither (docs/performance.md, "Push"): no search finds a draft.
+  // A push writes neither (docs/performance.md, "What each change bought"): no search finds a draft.
   it("writes a draft's body text and chunks when it is validated, searchable, and never for a disputed one", async () => {
     const id = await pushArtifact(t, ws.auth, { content: "A short body." });
     expect(await bodyRows(id)).toEqual([{ part: 0, text: null, searchable: false }]);

@@ -1,9 +1,9 @@
 -- A draft's body is not searchable text until a review validates it: body_text, which the lexical
 -- search document and the body chunks are made from, is written with the validation (or with an
 -- import of validated artifacts), no longer with every push. Tokenising a few KB of body and
--- chunking it were most of a push's statement on the embedded engine (docs/performance.md, "Push"),
--- for a draft no search can find. A draft's headline and body part 0 are still embedded as soon as
--- it is pushed; its chunks wait for the indexer after the validation.
+-- chunking it took a third of a push's statement on the embedded engine, for a draft no search can
+-- find (docs/performance.md, "What each change bought"). A draft's headline and body part 0 are
+-- still embedded as soon as it is pushed; its chunks wait for the indexer after the validation.
 --
 -- Chunks are made when body_text is first written: at an insert (migration `artifact_body_chunks`)
 -- or at the validation that writes it. The only statement of its migration: Citus hands a trigger's

@@ -67,8 +67,8 @@
 //   both answers are printed. `POST /p` is the push floor: the pushed JSON stored in one named
 //   statement in a table of the floor's own (id, workspace, the body as `json`), its id answered;
 //   none of what the service derives from a push (the headline's search document, pending
-//   vectors, memory-bank entry; a body's prose and chunks wait for its validation). The push target is in milliseconds; the floor says how fast this
-//   machine stored a push in the same run.
+//   vectors, memory-bank entry; a body's prose and chunks wait for its validation). The push
+//   target is in milliseconds; the floor says how fast this machine stored a push in the same run.
 // - search floor (request-path/search-floor.ts): embeds the question with the same model on the
 //   same query lane (LocalEmbeddings.embedQuery, no time budget), reads the 10 nearest vectors of
 //   the workspace's searchable rows through an HNSW index it builds itself (dropped on exit), and

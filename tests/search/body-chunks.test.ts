@@ -1,6 +1,6 @@
 import request from "supertest";
 import { disputeArtifact, pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
-import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { createWorkspaceWithKey, importContent, type WorkspaceWithKey } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
@@ -69,6 +69,18 @@ describe("artifact bodies embedded in chunks", () => {
     await disputeArtifact(t, disputed);
     expect(await bodyRows(disputed)).toEqual([{ part: 0, text: null, searchable: false }]);
     expect(await bodyTextOf(disputed)).toBeNull();
+  });
+
+  it("leaves an imported draft's body unindexed until it is validated, as a pushed one's", async () => {
+    const imported = await importContent(t.services, ws.workspaceId, {
+      artifacts: [{ summary: "Imported draft", why: "Backfill", confidence: 0.5, confidenceExplanation: "c", status: "draft", content: "An imported body." }],
+    });
+    const id = imported.artifactIds[0]!;
+    expect(await bodyRows(id)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyTextOf(id)).toBeNull();
+    await validateArtifact(t, id);
+    expect((await bodyRows(id)).map((row) => row.text)).toEqual([null, "An imported body."]);
+    expect(await bodyTextOf(id)).toBe("An imported body.");
   });
 
   it("finds a validated draft by a word only its body holds, and embeds its chunks after the validation", async () => {

@@ -98,6 +98,25 @@ describe("LocalEmbeddings (Universal Sentence Encoder, offline)", () => {
     }
   });
 
+  it("leaves the process's thread pool at the normal priority when an index thread is the first to use it", async () => {
+    // A fresh process (as the worker is) whose main thread has handed libuv no work yet: the pool
+    // starts from the first thread that does, and its threads inherit that thread's nice value.
+    const script = [
+      'const { readdirSync, readFileSync } = require("node:fs");',
+      'const nice = (tid) => { const s = readFileSync(`/proc/self/task/${tid}/stat`, "utf8"); return Number(s.slice(s.lastIndexOf(")") + 2).split(" ")[16]); };',
+      'const pool = new (require("./src/embeddings/local-embeddings").LocalEmbeddings)({ indexThreads: 1 });',
+      "pool.embed([\"one\"]).then(() => {",
+      '  const threads = readdirSync("/proc/self/task").map((tid) => ({ name: readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim(), nice: nice(tid) }));',
+      "  console.log(JSON.stringify(threads));",
+      "  return pool.close();",
+      "});",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)(process.execPath, ["-r", "tsx/cjs", "-e", script], { cwd: path.join(__dirname, "..", ".."), timeout: 150_000 });
+    const threads = JSON.parse(stdout.trim()) as { name: string; nice: number }[];
+    expect(threads.filter((thread) => thread.nice === 19).map((thread) => thread.name)).toEqual(["model-index"]);
+    expect(threads.filter((thread) => thread.name === "libuv-worker").length).toBeGreaterThan(0);
+  });
+
   it("gives a process that does no index work (INDEXER=worker) the query thread alone", async () => {
     const queriesOnly = createEmbeddingsProvider({ provider: "local", model: undefined, indexThreads: 2 }, { indexes: false });
     const lowBefore = lowPriorityThreads();

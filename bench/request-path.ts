@@ -41,8 +41,9 @@
 //   Search answers ranked by words alone (X-Search-Mode: lexical, when the query's vector came
 //   past the service's budget) are counted and flagged.
 // - Push: POST /api/v1/artifacts with a realistic artifact at 1 connection, p50 (target ≤ 5 ms),
-//   in the last round only, after its other figures: the service embeds what it pushed afterwards,
-//   which would load every figure after it. The push floor is asked the same artifacts.
+//   in the last round only, after its other figures, so that every other figure reads the workspace
+//   as it was seeded (a draft is not embedded until its validation, so nothing runs after it). The
+//   push floor is asked the same artifacts.
 // - Freshness, where the service's own model embeds the import: how long after the import answered
 //   every artifact is findable by meaning (the admin index state's `unfindable` of artifacts at 0:
 //   every headline vector made; target ≤ 30 s for 1,000), then a search figure at 1 connection
@@ -66,8 +67,8 @@
 //   the row by its key and write its bytes, and the database makes the JSON. The mean bytes of
 //   both answers are printed. `POST /p` is the push floor: the pushed JSON stored in one named
 //   statement in a table of the floor's own (id, workspace, the body as `json`), its id answered;
-//   none of what the service derives from a push (the headline's search document, pending
-//   vectors, memory-bank entry; a body's prose and chunks wait for its validation). The push
+//   none of what the service derives from a push (the headline's search document; a body's
+//   prose and chunks, its vector rows and its memory-bank entry wait for its validation). The push
 //   target is in milliseconds; the floor says how fast this machine stored a push in the same run.
 // - search floor (request-path/search-floor.ts): embeds the question with the same model on the
 //   same query lane (LocalEmbeddings.embedQuery, no time budget), reads the 10 nearest vectors of

@@ -17,28 +17,23 @@ const IDEMPOTENCY_KEY_TAKEN = "A concurrent request wrote the same idempotency r
 /** JSON columns: absent and null are SQL NULL; anything else its JSON text (an own `__proto__` key included). */
 const jsonText = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-// One statement: the artifact, its two pending vector rows and its memory-bank entry (inactive, as
-// the vectors are unsearchable, until a review validates it), and the idempotency record when there
-// is one. A statement is atomic without a transaction block, and each table is named with the
-// workspace, so Citus routes every part to the workspace's node. A draft has no body text (so no
-// body chunks) until a review validates it (migration `body_chunks_when_validated`).
+// One statement: the artifact, and the idempotency record when there is one. A statement is atomic
+// without a transaction block, and each table is named with the workspace, so Citus routes every
+// part to the workspace's node. A draft is found by no search until a review validates it, and only
+// then gets what search reads (migrations `body_chunks_when_validated`, `drafts_without_vectors`):
+// its body's text and chunks, its vector rows and its memory-bank entry. A push makes nothing for
+// the model to embed.
 const INSERT_PUSHED = `WITH artifact AS (
   INSERT INTO artifacts (id, workspace_id, status, "trigger", summary, why, confidence, confidence_explanation, content,
     recommendation, key_findings, recommendations, source_system, data_sources, code_executed, created_by_key_id, created_by,
     previous_artifact_id, created_at, updated_at)
   VALUES ($1, $2, 'draft', 'external', $3, $4, $5, $6, $7::json, $8, $9::jsonb, $10::jsonb, $11, $12::jsonb, $13::jsonb, $14, $15, $16, $17, $17)
   RETURNING id
-), vectors AS (
-  INSERT INTO artifact_embeddings (id, workspace_id, artifact_id, facet, searchable)
-  VALUES ($1 || ':headline', $2, $1, 'headline', false), ($1 || ':body', $2, $1, 'body', false)
-), memory AS (
-  INSERT INTO memories (id, workspace_id, type, statement, active, artifact_id, created_at)
-  VALUES ($18, $2, 'finding', $3, false, $1, $17)
 )`;
 
 const RECORD = `, record AS (
   INSERT INTO idempotency_records (id, workspace_id, api_key_id, idempotency_key, request_hash, response_status, response_body, created_at)
-  VALUES ($19, $2, $20, $21, $22, 201, json_build_object('artifactId', $1::text, 'status', 'draft')::jsonb, $23)
+  VALUES ($18, $2, $19, $20, $21, 201, json_build_object('artifactId', $1::text, 'status', 'draft')::jsonb, $22)
 )`;
 
 /**
@@ -69,7 +64,6 @@ export function createArtifactPushRepository(sql: SqlExecutor) {
         artifact.createdBy,
         artifact.previousArtifactId ?? null,
         artifact.createdAt,
-        newId("mem"),
       ];
       if (record) params.push(newId("idem"), record.apiKeyId, record.idempotencyKey, record.requestHash, record.createdAt);
       try {

@@ -41,8 +41,8 @@ const CHANNEL = "wsi_artifact_vectors";
 /**
  * The triggers that announce changes: the workspaces of the rows with a vector a statement
  * inserted, updated (with one before or after) or deleted (PostgreSQL folds a transaction's
- * identical notifications into one). Rows without a vector are not searched, so a push (pending
- * rows) and the indexer's leases announce nothing. An insert is announced row by row behind a WHEN
+ * identical notifications into one). Rows without a vector are not searched, so a validation's
+ * pending rows and the indexer's leases announce nothing. An insert is announced row by row behind a WHEN
  * that only the rare row with a vector passes: a statement trigger's transition table cost every
  * push 0.3 ms. Updates and deletes come in batches (the indexer's, a workspace's deletion) and are
  * announced per statement, from their transition tables (an update trigger with them cannot name

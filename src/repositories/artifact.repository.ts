@@ -118,15 +118,16 @@ function artifactColumns(id: string, workspaceId: string, artifact: NewArtifact)
 }
 
 /**
- * An artifact's pending vector rows and its memory-bank entry: the memory is active, and the
- * vectors searchable, only while the artifact is validated. Without their keys to the artifact
- * (workspace and id), which a nested create takes from the artifact itself.
+ * What search reads of a validated artifact besides its own row: its pending vector rows (the
+ * model embeds them in the background) and its active memory-bank entry. A draft has neither until
+ * its validation (migration `drafts_without_vectors`): no search finds a draft, so the model's time
+ * goes to what can be found. Without their keys to the artifact (workspace and id), which a nested
+ * create takes from the artifact itself.
  */
-function dependents(id: string, artifact: NewArtifact) {
-  const validated = artifact.status === "validated";
+function searchedRows(id: string, artifact: Pick<NewArtifact, "summary" | "createdAt">) {
   return {
-    vectors: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, searchable: validated })),
-    memory: { id: newId("mem"), type: "finding" as const, statement: artifact.summary, active: validated, createdAt: artifact.createdAt },
+    vectors: (["headline", "body"] as const).map((facet) => ({ id: `${id}:${facet}`, facet, searchable: true })),
+    memory: { id: newId("mem"), type: "finding" as const, statement: artifact.summary, active: true, createdAt: artifact.createdAt },
   };
 }
 
@@ -152,13 +153,13 @@ export function createArtifactRepository(db: DbTx) {
      */
     async insertMany(workspaceId: string, artifacts: NewArtifact[]): Promise<string[]> {
       if (artifacts.length === 0) return [];
-      const rows = artifacts.map((artifact) => {
-        const id = newSortableId("art", artifact.createdAt);
-        return { id, artifact, ...dependents(id, artifact) };
-      });
+      const rows = artifacts.map((artifact) => ({ id: newSortableId("art", artifact.createdAt), artifact }));
       await db.artifact.createMany({ data: rows.map(({ id, artifact }) => artifactColumns(id, workspaceId, artifact)) });
-      await db.artifactEmbedding.createMany({ data: rows.flatMap(({ id, vectors }) => vectors.map((vector) => ({ ...vector, workspaceId, artifactId: id }))) });
-      await db.memory.createMany({ data: rows.map(({ id, memory }) => ({ ...memory, workspaceId, artifactId: id })) });
+      const searched = rows.filter(({ artifact }) => artifact.status === "validated").map(({ id, artifact }) => ({ id, ...searchedRows(id, artifact) }));
+      if (searched.length > 0) {
+        await db.artifactEmbedding.createMany({ data: searched.flatMap(({ id, vectors }) => vectors.map((vector) => ({ ...vector, workspaceId, artifactId: id }))) });
+        await db.memory.createMany({ data: searched.map(({ id, memory }) => ({ ...memory, workspaceId, artifactId: id })) });
+      }
       for (const { id, artifact } of rows) if (keepsProtoKey(artifact.content)) await rewriteContent(workspaceId, id, artifact.content);
       return rows.map((row) => row.id);
     },
@@ -261,31 +262,34 @@ export function createArtifactRepository(db: DbTx) {
     },
 
     /**
-     * Moves a draft to validated or disputed, with its memory and searchability, if it still is a
-     * draft. Returns false when it was not (a concurrent reviewer, or no longer a draft).
+     * Moves a draft to validated or disputed, if it still is a draft; a validation also writes what
+     * search reads (its body's text, its vector rows, its memory-bank entry). Returns false when it
+     * was not a draft (a concurrent reviewer, or no longer a draft).
      */
     async review(
       workspaceId: string,
       artifactId: string,
       outcome: { status: "validated"; by: string; at: Date } | { status: "disputed"; by: string; reason: string; at: Date },
     ): Promise<boolean> {
-      const validated = outcome.status === "validated";
       const draft = { workspaceId, id: artifactId, status: "draft" } as const;
-      let bodyText: string | null = null;
-      if (validated) {
-        const stored = await db.artifact.findFirst({ where: draft, select: { content: true } });
-        if (!stored) return false;
-        bodyText = searchableBodyText(stored.content);
+      if (outcome.status === "disputed") {
+        const moved = await db.artifact.updateMany({
+          where: draft,
+          data: { status: "disputed", disputedAt: outcome.at, disputedBy: outcome.by, disputeReason: outcome.reason },
+        });
+        return moved.count > 0;
       }
+      const stored = await db.artifact.findFirst({ where: draft, select: { content: true, summary: true, createdAt: true } });
+      if (!stored) return false;
       const moved = await db.artifact.updateMany({
         where: draft,
-        data: validated
-          ? { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by, bodyText }
-          : { status: "disputed", disputedAt: outcome.at, disputedBy: outcome.by, disputeReason: outcome.reason },
+        data: { status: "validated", validatedAt: outcome.at, validatedBy: outcome.by, bodyText: searchableBodyText(stored.content) },
       });
       if (moved.count === 0) return false;
-      await db.memory.updateMany({ where: { workspaceId, artifactId }, data: { active: validated } });
-      await db.artifactEmbedding.updateMany({ where: { workspaceId, artifactId }, data: { searchable: validated } });
+      const { vectors, memory } = searchedRows(artifactId, stored);
+      await db.artifactEmbedding.createMany({ data: vectors.map((vector) => ({ ...vector, workspaceId, artifactId })) });
+      // createMany, which returns no row: Citus fails a create that returns this row (docs/decisions.md, "One schema everywhere").
+      await db.memory.createMany({ data: [{ ...memory, workspaceId, artifactId }] });
       return true;
     },
   };

@@ -34,7 +34,6 @@ export interface ArtifactServiceDeps {
   search: ArtifactSearchRepository;
   idempotency: Pick<IdempotencyRepository, "find" | "deleteExpired">;
   embeddings: EmbeddingsProvider;
-  wakeIndexer(): void;
   clock: Clock;
   logger: Logger;
   vocabulary: WorkspaceVocabulary;
@@ -86,12 +85,11 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
   }
 
   return {
-    /** Stores a draft and answers as soon as it is stored; its vector follows in the background. */
+    /** Stores a draft and answers as soon as it is stored; nothing is embedded until a review validates it. */
     async push(principal: ApiKeyPrincipal, request: CreateArtifactRequest, idempotencyKey?: string): Promise<PushResult> {
       const draft = draftFrom(principal, request);
       if (idempotencyKey === undefined) {
         const artifactId = await deps.pushes.insert(principal.workspaceId, draft);
-        deps.wakeIndexer();
         return { artifactId, replayed: false };
       }
       const fingerprint = requestFingerprint(request);
@@ -103,7 +101,6 @@ export function createArtifactService(deps: ArtifactServiceDeps) {
         await deps.idempotency.deleteExpired(principal.workspaceId, principal.keyId, idempotencyKey, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS));
         const record = { apiKeyId: principal.keyId, idempotencyKey, requestHash: fingerprint, createdAt: now };
         const artifactId = await deps.pushes.insert(principal.workspaceId, draft, record);
-        deps.wakeIndexer();
         return { artifactId, replayed: false };
       } catch (error) {
         // A concurrent request with the same key won the race: answer as if we had come second.

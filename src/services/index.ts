@@ -158,7 +158,6 @@ export function createServices({ database, clock, logger, embeddings, files = DE
       search: createArtifactSearchRepository(db, vectorIndexes, { driver: database.executor, named: () => !database.nodes.watching(), inProcess: artifactVectors }),
       idempotency: createIdempotencyRepository(db),
       embeddings,
-      wakeIndexer: () => indexer.wake(),
       clock,
       logger,
       vocabulary,

@@ -9,7 +9,7 @@ export interface ReviewServiceDeps {
   workspaces: Pick<WorkspaceRepository, "findById">;
   /** Runs the review write in one transaction with a repository bound to it. */
   inTransaction<T>(fn: (artifacts: Pick<ArtifactRepository, "review">) => Promise<T>): Promise<T>;
-  /** A validation writes the body's chunks, which the indexer has yet to embed. */
+  /** A validation writes the artifact's vector rows and its body's chunks, which the indexer has yet to embed. */
   wakeIndexer(): void;
   clock: Clock;
 }

@@ -88,21 +88,44 @@ describe("POST /admin/v1/artifacts/{id}/dispute", () => {
 });
 
 describe("memory bank retention", () => {
-  it("retains each push as an inactive finding whose statement is the summary", async () => {
+  const memoriesOf = (artifactId: string) => t.database.prisma.memory.findMany({ where: { workspaceId: ws.workspaceId, artifactId } });
+  const vectorsOf = (artifactId: string) => t.database.prisma.artifactEmbedding.findMany({ where: { workspaceId: ws.workspaceId, artifactId } });
+
+  it("gives a draft no memory-bank entry and no vector rows: nothing for the model to embed until a review validates it", async () => {
     const id = await pushArtifact(t, ws.auth, { summary: "APAC revenue grew 12%" });
-    expect(await memoryOf(id)).toMatchObject({ workspaceId: ws.workspaceId, type: "finding", statement: "APAC revenue grew 12%", active: false });
+    expect(await memoriesOf(id)).toEqual([]);
+    expect(await vectorsOf(id)).toEqual([]);
   });
 
-  it("activates the memory when the artifact is validated", async () => {
-    const id = await pushArtifact(t, ws.auth);
+  it("retains a validated artifact as an active finding whose statement is the summary, with its pending vector rows", async () => {
+    const id = await pushArtifact(t, ws.auth, { summary: "APAC revenue grew 12%" });
     await validateArtifact(t, id);
-    expect((await memoryOf(id)).active).toBe(true);
+    expect(await memoryOf(id)).toMatchObject({ workspaceId: ws.workspaceId, type: "finding", statement: "APAC revenue grew 12%", active: true });
+    expect((await vectorsOf(id)).map(({ facet, searchable, model }) => ({ facet, searchable, embedded: model !== null })).sort((a, b) => a.facet.localeCompare(b.facet))).toEqual([
+      { facet: "body", searchable: true, embedded: false },
+      { facet: "headline", searchable: true, embedded: false },
+    ]);
   });
 
-  it("keeps the memory inactive when the artifact is disputed", async () => {
+  it("gives a disputed artifact neither: it is never searched, so never embedded", async () => {
     const id = await pushArtifact(t, ws.auth);
     await disputeArtifact(t, id);
-    expect((await memoryOf(id)).active).toBe(false);
+    expect(await memoriesOf(id)).toEqual([]);
+    expect(await vectorsOf(id)).toEqual([]);
+  });
+
+  it("wakes the embedding indexer after a validation, which wrote rows to embed, and not after a push or a dispute, which wrote none", async () => {
+    const wake = jest.spyOn(t.services.indexer, "wake");
+    try {
+      const disputed = await pushArtifact(t, ws.auth);
+      const validated = await pushArtifact(t, ws.auth);
+      await disputeArtifact(t, disputed);
+      expect(wake).not.toHaveBeenCalled();
+      await validateArtifact(t, validated);
+      expect(wake).toHaveBeenCalledTimes(1);
+    } finally {
+      wake.mockRestore();
+    }
   });
 });
 

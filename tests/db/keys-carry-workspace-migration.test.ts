@@ -72,7 +72,9 @@ describe(`migration ${MIGRATION} on a database with data`, () => {
       const before = await rowCounts(staged.sql);
       expect(before.artifact_embeddings).toBe(7);
       expect(await staged.migrate()).toEqual(FROM_IT);
-      expect(await rowCounts(staged.sql)).toEqual(before);
+      // Every row but the draft's two vector rows and its memory-bank entry, which a later
+      // migration (`drafts_without_vectors`) removes: its validation below writes them again.
+      expect(await rowCounts(staged.sql)).toEqual({ ...before, artifact_embeddings: before.artifact_embeddings! - 2, memories: before.memories! - 1 });
       expect(await primaryKeyOf(staged.sql, "artifacts")).toBe("PRIMARY KEY (workspace_id, id)");
 
       const t = await createTestApp({ database: staged.open() });

@@ -66,7 +66,7 @@ describe("POST /admin/v1/workspaces/{id}/import", () => {
     expect((await t.services.workspaces.get(ws.workspaceId)).context).toBe("Fiscal year starts in February.");
   });
 
-  it("writes imported artifacts as internal, validated by default, each with a memory-bank entry that is active only when validated", async () => {
+  it("writes imported artifacts as internal, validated by default, a validated one with its memory-bank entry and vector rows, the others with neither", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     const res = await importInto(ws.workspaceId, {
       artifacts: [artifact("Validated", { validatedBy: "maria" }), artifact("Draft", { status: "draft" }), artifact("Disputed", { status: "disputed", disputeReason: "Wrong." })],
@@ -74,18 +74,16 @@ describe("POST /admin/v1/workspaces/{id}/import", () => {
     const prisma = t.database.prisma;
     const rows = await prisma.artifact.findMany({ where: { workspaceId: ws.workspaceId }, include: { memory: true } });
     const bySummary = Object.fromEntries(rows.map((row) => [row.summary, row]));
-    const searchable = async (artifactId: string) => {
-      const vectors = await prisma.artifactEmbedding.findMany({ where: { artifactId } });
-      expect(vectors.length).toBeGreaterThan(0);
-      return vectors.every((vector) => vector.searchable);
-    };
+    const vectorsOf = (artifactId: string) => prisma.artifactEmbedding.findMany({ where: { artifactId } });
     expect(bySummary.Validated).toMatchObject({ status: "validated", trigger: "chat", createdBy: "import", validatedBy: "maria", validatedAt: new Date(NOW) });
     expect(bySummary.Validated!.memory).toMatchObject({ type: "finding", statement: "Validated", active: true });
-    expect(await searchable(bySummary.Validated!.id)).toBe(true);
+    expect((await vectorsOf(bySummary.Validated!.id)).map((vector) => [vector.facet, vector.searchable]).sort()).toEqual([["body", true], ["headline", true]]);
     expect(bySummary.Draft).toMatchObject({ status: "draft", validatedAt: null });
-    expect(bySummary.Draft!.memory!.active).toBe(false);
+    expect(bySummary.Draft!.memory).toBeNull();
+    expect(await vectorsOf(bySummary.Draft!.id)).toEqual([]);
     expect(bySummary.Disputed).toMatchObject({ status: "disputed", disputeReason: "Wrong." });
-    expect(await searchable(bySummary.Disputed!.id)).toBe(false);
+    expect(bySummary.Disputed!.memory).toBeNull();
+    expect(await vectorsOf(bySummary.Disputed!.id)).toEqual([]);
     expect(res.body.artifactIds).toHaveLength(3);
   });
 

@@ -3,7 +3,7 @@ import type { EmbeddingsProvider } from "../../src/embeddings/embeddings-provide
 import { createLogger } from "../../src/lib/logger";
 import { createEmbeddingQueues } from "../../src/repositories/embedding-queue.repository";
 import { EmbeddingIndexer } from "../../src/indexing/embedding-indexer";
-import { pushArtifact } from "../support/artifacts";
+import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, importContent } from "../support/factories";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -142,7 +142,7 @@ describe("the embedding indexer", () => {
 
   it("skips a row whose text is empty instead of leaving it pending", async () => {
     const ws = await createWorkspaceWithKey(t.services);
-    await pushArtifact(t, ws.auth, { summary: "   " });
+    await validatedArtifact(t, ws.auth, { summary: "   " });
     await t.services.indexer.runOnce(ws.workspaceId);
     const { artifacts } = (await t.services.indexer.state(ws.workspaceId)).tables;
     // The headline facet (summary and key findings) is blank; the body facet has the `why`.

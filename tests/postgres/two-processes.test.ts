@@ -116,11 +116,12 @@ describe("two processes on one database", () => {
   it("embeds each pending row once when both processes run the indexer", async () => {
     const ws = await createWorkspaceWithKey(first.services);
     for (let i = 0; i < 20; i++) {
-      await request(first.app).post("/api/v1/artifacts").set(ws.auth).send(minimalArtifact({ summary: `Finding number ${i}` })).expect(201);
+      const pushed = await request(first.app).post("/api/v1/artifacts").set(ws.auth).send(minimalArtifact({ summary: `Finding number ${i}` })).expect(201);
+      await request(first.app).post(`/admin/v1/artifacts/${pushed.body.artifactId}/validate`).set(adminAuth(first.adminToken)).send({ by: "ana" }).expect(200);
     }
     const pendingRows = async () =>
       onServer(database.url, async (client) =>
-        // Each push leaves two artifact vectors and its memory-bank entry pending.
+        // Each validation leaves two artifact vectors and the artifact's memory-bank entry pending.
         (await client.query(`SELECT ((SELECT count(*) FROM artifact_embeddings WHERE embedding IS NULL)
                                    + (SELECT count(*) FROM memories WHERE embedding IS NULL))::int AS n`)).rows[0].n as number,
       );

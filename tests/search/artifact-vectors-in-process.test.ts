@@ -90,7 +90,7 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     const query = await vectorOf("customers leaving for a competitor");
     expect(await held.hold(shop.workspaceId, model)).toBe(true);
 
-    // A push writes pending rows only: nothing searchable changed.
+    // A push writes no vector rows: nothing searchable changed.
     const pushed = await pushArtifact(t, shop.auth, { summary: "Customers leave for a competitor after price rises" });
     expect(held.nearest(shop.workspaceId, query, 50)).toBeDefined();
 
@@ -101,12 +101,15 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     expect(await held.hold(shop.workspaceId, model)).toBe(true);
     expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).toEqual((await byStatement(shop.workspaceId, query)).map((row) => row.id));
 
-    // A draft embedded before its review: validating it makes its vectors searchable, and the copy goes.
+    // A draft is embedded after its validation: the validation writes pending rows (nothing
+    // searchable yet, the copy stays), and the indexer's write of their vectors drops it.
     const draft = await pushArtifact(t, shop.auth, { summary: "Customers switching to a competitor's cheaper plan" });
     await index();
     expect(await held.hold(shop.workspaceId, model)).toBe(true);
     expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).not.toContain(draft);
     await validateArtifact(t, draft);
+    expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).not.toContain(draft);
+    await index();
     expect(held.nearest(shop.workspaceId, query, 50)).toBeUndefined();
     expect(await held.hold(shop.workspaceId, model)).toBe(true);
     expect(held.nearest(shop.workspaceId, query, 50)!.map((row) => row.id)).toContain(draft);

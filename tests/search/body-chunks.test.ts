@@ -53,10 +53,10 @@ describe("artifact bodies embedded in chunks", () => {
     expect(chunks).toEqual(["Scooter thefts fell after the new locks.\nThefts by month"]);
   });
 
-  // A push writes neither (docs/performance.md, "What each change bought"): no search finds a draft.
-  it("writes a draft's body text and chunks when it is validated, searchable, and never for a disputed one", async () => {
+  // A push writes none of them (docs/performance.md, "What each change bought"): no search finds a draft.
+  it("writes a draft's body text, body vector row and chunks when it is validated, searchable, and never for a disputed one", async () => {
     const id = await pushArtifact(t, ws.auth, { content: "A short body." });
-    expect(await bodyRows(id)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyRows(id)).toEqual([]);
     expect(await bodyTextOf(id)).toBeNull();
     await validateArtifact(t, id);
     expect(await bodyRows(id)).toEqual([
@@ -67,7 +67,7 @@ describe("artifact bodies embedded in chunks", () => {
 
     const disputed = await pushArtifact(t, ws.auth, { content: "Another short body." });
     await disputeArtifact(t, disputed);
-    expect(await bodyRows(disputed)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyRows(disputed)).toEqual([]);
     expect(await bodyTextOf(disputed)).toBeNull();
   });
 
@@ -76,14 +76,14 @@ describe("artifact bodies embedded in chunks", () => {
       artifacts: [{ summary: "Imported draft", why: "Backfill", confidence: 0.5, confidenceExplanation: "c", status: "draft", content: "An imported body." }],
     });
     const id = imported.artifactIds[0]!;
-    expect(await bodyRows(id)).toEqual([{ part: 0, text: null, searchable: false }]);
+    expect(await bodyRows(id)).toEqual([]);
     expect(await bodyTextOf(id)).toBeNull();
     await validateArtifact(t, id);
     expect((await bodyRows(id)).map((row) => row.text)).toEqual([null, "An imported body."]);
     expect(await bodyTextOf(id)).toBe("An imported body.");
   });
 
-  it("finds a validated draft by a word only its body holds, and embeds its chunks after the validation", async () => {
+  it("finds a validated draft by a word only its body holds, and embeds it after the validation", async () => {
     const other = await createWorkspaceWithKey(t.services);
     const id = await pushArtifact(t, other.auth, { summary: "Fleet report", content: "The quarantined zeppelins stayed grounded." });
     await t.services.indexer.runOnce(other.workspaceId);
@@ -93,7 +93,8 @@ describe("artifact bodies embedded in chunks", () => {
     expect((await search()).body.results.map((r: { id: string }) => r.id)).toEqual([id]);
     const pending = () =>
       t.database.prisma.artifactEmbedding.count({ where: { workspaceId: other.workspaceId, artifactId: id, model: null } });
-    expect(await pending()).toBe(1);
+    // Its headline, its body and its one chunk: nothing of it was embedded while it was a draft.
+    expect(await pending()).toBe(3);
     await t.services.indexer.runOnce(other.workspaceId);
     expect(await pending()).toBe(0);
   });

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { OpenAiEmbeddings } from "../../src/embeddings/openai-embeddings";
-import { pushArtifact } from "../support/artifacts";
+import { pushArtifact, validatedArtifact } from "../support/artifacts";
 import { adminAuth, createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
 import { startOpenAiCompatibleServer } from "../support/openai-compatible-server";
 import { createTestApp, type TestApp } from "../support/test-app";
@@ -25,8 +25,8 @@ const indexState = (workspaceId: string) => request(t.app).get(`/admin/v1/worksp
 /** A workspace with one artifact the provider refuses (its summary) and one it takes. */
 async function workspaceWithRefusedRow(): Promise<{ ws: WorkspaceWithKey; refused: string; accepted: string }> {
   const ws = await createWorkspaceWithKey(t.services);
-  const refused = await pushArtifact(t, ws.auth, { summary: "UNREADABLE quarterly export" });
-  const accepted = await pushArtifact(t, ws.auth, { summary: "Churn fell in Q3" });
+  const refused = await validatedArtifact(t, ws.auth, { summary: "UNREADABLE quarterly export" });
+  const accepted = await validatedArtifact(t, ws.auth, { summary: "Churn fell in Q3" });
   server.refuseInputs((text) => text.includes("UNREADABLE"));
   return { ws, refused, accepted };
 }
@@ -58,7 +58,7 @@ describe("rows the embeddings provider refuses", () => {
   it("do not hold up other workspaces", async () => {
     const { ws } = await workspaceWithRefusedRow();
     const other = await createWorkspaceWithKey(t.services);
-    await pushArtifact(t, other.auth, { summary: "Signups doubled in APAC" });
+    await validatedArtifact(t, other.auth, { summary: "Signups doubled in APAC" });
     await t.services.indexer.runOnce();
     expect((await indexState(other.workspaceId)).body.tables.artifacts).toMatchObject({ embedded: 2, pending: 0, failed: 0 });
     expect((await indexState(ws.workspaceId)).body.tables.artifacts).toMatchObject({ embedded: 2, failed: 2 });
@@ -76,9 +76,11 @@ describe("rows the embeddings provider refuses", () => {
 });
 
 describe("GET /admin/v1/workspaces/{id}/index", () => {
-  it("counts vectors as pending before the indexer runs", async () => {
+  it("counts vectors as pending before the indexer runs, and a draft's as none", async () => {
     const ws = await createWorkspaceWithKey(t.services);
     await pushArtifact(t, ws.auth);
+    expect((await indexState(ws.workspaceId)).body.tables.artifacts).toEqual({ pending: 0, failed: 0, embedded: 0, skipped: 0, unfindable: 0, failures: [] });
+    await validatedArtifact(t, ws.auth);
     const res = await indexState(ws.workspaceId);
     expect(res.body.tables.artifacts).toEqual({ pending: 2, failed: 0, embedded: 0, skipped: 0, unfindable: 1, failures: [] });
   });

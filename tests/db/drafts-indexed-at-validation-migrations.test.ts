@@ -5,8 +5,9 @@ import { adminAuth, createKey } from "../support/factories";
 import { migrationsFrom, stageDatabaseBefore } from "../support/staged-database";
 import { createTestApp } from "../support/test-app";
 
-// Drafts pushed before `body_chunks_when_validated` hold the body text and chunks that a
-// validation now writes: the migration clears them, and a validation after it writes them again.
+// Drafts pushed before `body_chunks_when_validated` and `drafts_without_vectors` hold the body text,
+// chunks, vector rows and memory-bank entry that a validation now writes: the migrations remove
+// them, and a validation after them writes them again.
 
 const MIGRATION = "20261206090000_body_chunks_when_validated";
 const SECRET = generateApiKeySecret();
@@ -23,45 +24,58 @@ async function fill(sql: SqlExecutor): Promise<void> {
      INSERT INTO artifact_embeddings (id, artifact_id, facet, workspace_id, searchable) VALUES
        ('art_validated:headline', 'art_validated', 'headline', 'ws_a', true), ('art_validated:body', 'art_validated', 'body', 'ws_a', true),
        ('art_draft:headline', 'art_draft', 'headline', 'ws_a', false), ('art_draft:body', 'art_draft', 'body', 'ws_a', false),
-       ('art_disputed:headline', 'art_disputed', 'headline', 'ws_a', false), ('art_disputed:body', 'art_disputed', 'body', 'ws_a', false)`,
+       ('art_disputed:headline', 'art_disputed', 'headline', 'ws_a', false), ('art_disputed:body', 'art_disputed', 'body', 'ws_a', false);
+     INSERT INTO memories (id, workspace_id, type, statement, active, artifact_id) VALUES
+       ('mem_validated', 'ws_a', 'finding', 'Enterprise churn doubled', true, 'art_validated'),
+       ('mem_draft', 'ws_a', 'finding', 'Fleet report', false, 'art_draft'),
+       ('mem_disputed', 'ws_a', 'finding', 'Discounts slow renewals', false, 'art_disputed'),
+       ('mem_ledger', 'ws_a', 'finding', 'Fiscal years start in April', true, NULL)`,
   );
 }
 
-/** Each artifact's body text and the parts of its body vectors. */
+/** Each artifact's body text, its vector rows (facet and part) and its memory-bank entries (active or not). */
 async function indexed(sql: SqlExecutor) {
-  const rows = await sql.query<{ id: string; body_text: string | null; parts: number[] }>(
-    `SELECT a.id, a.body_text, array_agg(e.part ORDER BY e.part) AS parts
-     FROM artifacts a JOIN artifact_embeddings e ON e.workspace_id = a.workspace_id AND e.artifact_id = a.id AND e.facet = 'body'
-     GROUP BY a.id, a.body_text ORDER BY a.id`,
+  return sql.query<{ id: string; body_text: string | null; vectors: string[] | null; memories: boolean[] | null }>(
+    `SELECT a.id, a.body_text,
+       (SELECT array_agg(e.facet || ':' || e.part || ':' || e.searchable ORDER BY e.facet::text, e.part) FROM artifact_embeddings e
+        WHERE e.workspace_id = a.workspace_id AND e.artifact_id = a.id) AS vectors,
+       (SELECT array_agg(m.active) FROM memories m WHERE m.workspace_id = a.workspace_id AND m.artifact_id = a.id) AS memories
+     FROM artifacts a ORDER BY a.id`,
   );
-  return rows;
 }
 
-describe(`migration ${MIGRATION} on a database with data`, () => {
-  it("clears the body text and chunks of drafts and disputed artifacts, and a later validation writes them again", async () => {
+describe(`migrations from ${MIGRATION} on a database with data`, () => {
+  it("clear the body text, chunks, vector rows and memory-bank entries of drafts and disputed artifacts, and a later validation writes them again", async () => {
     const staged = await stageDatabaseBefore(MIGRATION);
     try {
       await fill(staged.sql);
+      const validated = { id: "art_validated", body_text: "Harbour thefts rose.", vectors: ["body:0:true", "body:1:true", "headline:0:true"], memories: [true] };
       expect(await indexed(staged.sql)).toEqual([
-        { id: "art_disputed", body_text: "Renewals lagged.", parts: [0, 1] },
-        { id: "art_draft", body_text: "The quarantined zeppelins stayed grounded.", parts: [0, 1] },
-        { id: "art_validated", body_text: "Harbour thefts rose.", parts: [0, 1] },
+        { id: "art_disputed", body_text: "Renewals lagged.", vectors: ["body:0:false", "body:1:false", "headline:0:false"], memories: [false] },
+        { id: "art_draft", body_text: "The quarantined zeppelins stayed grounded.", vectors: ["body:0:false", "body:1:false", "headline:0:false"], memories: [false] },
+        validated,
       ]);
       const counted = `SELECT count(*)::int AS n FROM search_term_counts WHERE workspace_id = 'ws_a'`;
       const words = await staged.sql.query(counted);
 
       expect(await staged.migrate()).toEqual(migrationsFrom(MIGRATION));
       expect(await indexed(staged.sql)).toEqual([
-        { id: "art_disputed", body_text: null, parts: [0] },
-        { id: "art_draft", body_text: null, parts: [0] },
-        { id: "art_validated", body_text: "Harbour thefts rose.", parts: [0, 1] },
+        { id: "art_disputed", body_text: null, vectors: null, memories: null },
+        { id: "art_draft", body_text: null, vectors: null, memories: null },
+        validated,
       ]);
       expect(await staged.sql.query(counted)).toEqual(words);
+      expect(await staged.sql.query(`SELECT id FROM memories WHERE artifact_id IS NULL`)).toEqual([{ id: "mem_ledger" }]);
 
       const t = await createTestApp({ database: staged.open() });
       try {
         await request(t.app).post("/admin/v1/artifacts/art_draft/validate").set(adminAuth(t.adminToken)).send({ by: "ana@acme.test" }).expect(200);
-        expect((await indexed(staged.sql))[1]).toEqual({ id: "art_draft", body_text: "The quarantined zeppelins stayed grounded.", parts: [0, 1] });
+        expect((await indexed(staged.sql))[1]).toEqual({
+          id: "art_draft",
+          body_text: "The quarantined zeppelins stayed grounded.",
+          vectors: ["body:0:true", "body:1:true", "headline:0:true"],
+          memories: [true],
+        });
         const reader = await createKey(t.services, "ws_a");
         const found = await request(t.app).get("/api/v1/artifacts?query=zeppelins").set(reader.auth).expect(200);
         expect(found.body.results.map((result: { id: string }) => result.id)).toEqual(["art_draft"]);

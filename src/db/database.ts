@@ -94,9 +94,6 @@ export function postgresDatabase(connectionString: string, { poolSize, connectTi
     },
   );
   const pool = sessions.pool;
-  // The pool drops an idle connection the server closes (restart, failover, a terminated backend)
-  // and opens another on next use, but it also emits the error: unheard, that ends the process.
-  pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const executor = postgresExecutor(pool);
   // pg's own default pool size is 10; two connections stay for the other nodes' workspaces.

@@ -203,6 +203,10 @@ export function createSessionPool(config: PoolConfig, policy: SessionPolicy): Se
   }
 
   const pool = new SessionPoolImpl({ ...config, Client: SessionClient });
+  // The pool drops an idle connection the server closes (restart, failover, a terminated backend,
+  // one closed while the pool ends) and opens another on next use, but it also emits the error:
+  // unheard, that ends the process.
+  pool.on("error", () => undefined);
   return {
     pool,
     workspaces: () => [...claims].flatMap(([workspaceId, count]) => Array<string>(count).fill(workspaceId)),

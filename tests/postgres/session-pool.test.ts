@@ -57,6 +57,19 @@ describe("the pool's sessions", () => {
     expect(after).not.toBe(before);
   });
 
+  it("drop an idle connection the server terminates, without an unheard error, and open another", async () => {
+    const { pool } = createSessionPool({ connectionString: url, max: 1 }, {});
+    try {
+      const before = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      await observer.query("SELECT pg_terminate_backend($1)", [before]);
+      await waitFor(() => pool.totalCount === 0, { what: "the pool to drop the terminated connection" });
+      const after = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
+      expect(after).not.toBe(before);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it("fail every later statement of a held connection whose statement timed out, at once, and close it when it is handed back", async () => {
     // Held by its borrower, as a transaction holds one: on Citus the statement after a timeout
     // would wait inside the coordinator's cancel of the hung worker's.

@@ -61,7 +61,7 @@ describe("the pool's sessions", () => {
     const { pool } = createSessionPool({ connectionString: url, max: 1 }, {});
     try {
       const before = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-      await observer.query("SELECT pg_terminate_backend($1)", [before]);
+      await observer.query("SELECT pg_terminate_backend($1::int)", [before]);
       await waitFor(() => pool.totalCount === 0, { what: "the pool to drop the terminated connection" });
       const after = (await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
       expect(after).not.toBe(before);

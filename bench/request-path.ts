@@ -16,17 +16,16 @@
 //   of about 3 KB, 200 memories, a data source with proven SQL), imported through the admin API in
 //   parts under the 1 MB body limit, then indexed until the admin index state has nothing pending
 //   (and, past OWN_INDEX_MIN_VECTORS, until the service's own vector index for the workspace is
-//   built). The service's own model makes every vector, except on PostgreSQL from BENCH_POOL_FROM
-//   (10,000) artifacts on: there the artifacts are imported by a service started with
-//   INDEXER=worker (so nothing embeds them), the real model embeds the real texts of the rows of a
+//   built). The service's own model makes every vector, except from BENCH_POOL_FROM (10,000)
+//   artifacts on: there the artifacts are imported by a service that is then stopped (on
+//   PostgreSQL started with INDEXER=worker, so nothing embeds them; the embedded engine's service
+//   indexes itself, and keeps what its model made before it stopped), the real model embeds the real texts of the rows of a
 //   few hundred of them (about BENCH_POOL_TEXTS = 2,000 texts, one artifact per subject) in this
 //   process (on two model threads at normal priority), and SQL writes every artifact vector from
 //   that pool: each artifact gets the vectors of the pooled artifact on the same metric, segment
 //   and region (else metric and region), plus noise (request-path/seed.ts, fillFromPool). The vectors are the model's, of texts on the same
-//   subject, not of each row's own text; the output says so. On the embedded engine the service
-//   owns the data directory while it runs, so its model makes every vector; from BENCH_POOL_FROM
-//   artifacts on, if the rate over the first minute projects that past BENCH_EMBEDDED_MAX_MINUTES
-//   (10), the size is skipped with the projection printed.
+//   subject, not of each row's own text; the output says so. On the embedded engine the SQL runs
+//   in this process on the data directory while no service runs on it (one owner at a time).
 // - A stream of natural-language questions from realisticQuestion(n), made from the workspace's
 //   own words, one in five a repeat of an earlier one by design (the measured repeat rate of each
 //   stream as asked is printed): the service and the search floor are each asked it from its
@@ -245,19 +244,20 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
   let imported: Awaited<ReturnType<typeof importWorkspace>>;
   /** Search at 1 connection while the service embeds the imported artifacts' other vectors. */
   let busySearch: { figure: Measured; pendingBefore: number; pendingAfter: number } | undefined;
-  const pool = engine === "postgres" && size >= settings.poolFrom;
+  const pool = size >= settings.poolFrom;
   if (pool) {
-    const seeding = await startService({ databaseUrl, dataDir, logFile: logFile("service-seeding"), env: { INDEXER: "worker" } });
+    // On PostgreSQL nothing embeds the import meanwhile (INDEXER=worker, no worker); the embedded
+    // engine's service always indexes itself, and what its model made before it stopped is kept.
+    const seeding = await startService({ databaseUrl, dataDir, logFile: logFile("service-seeding"), env: databaseUrl ? { INDEXER: "worker" } : {} });
     try {
       imported = await importWorkspace(seeding, size, log);
     } finally {
       await seeding.process.stop();
     }
-    notes.push(`import: ${size} artifacts through the admin API in ${seconds(imported.importMs)} (a service with INDEXER=worker: nothing embedded meanwhile)`);
-    notes.push(await fillFromPool(databaseUrl!, imported.workspaceId, log));
+    notes.push(`import: ${size} artifacts through the admin API in ${seconds(imported.importMs)} (${databaseUrl ? "a service with INDEXER=worker: nothing embedded meanwhile" : "the service stopped once it answered"})`);
+    notes.push(await fillFromPool({ databaseUrl, dataDir }, imported.workspaceId, log));
     service = await startService({ databaseUrl, dataDir, logFile: logFile("service") });
     const drained = await waitDrained(service, imported.workspaceId, performance.now(), log);
-    if ("projectedMs" in drained) throw new Error("unreachable");
     notes.push(`the service's model made the remaining vectors (memories, query patterns) in ${seconds(drained.ms)}; ${drained.vectors} vectors in all`);
   } else {
     service = await startService({ databaseUrl, dataDir, logFile: logFile("service") });
@@ -269,16 +269,7 @@ async function runCase(engine: Engine, size: number, runDir: string): Promise<st
     const findableTarget = size <= 1_000 ? `; ${findable.ms <= TARGETS.findableSeconds * 1000 ? "✔" : "✘"} ≤ ${TARGETS.findableSeconds} s for 1,000` : "";
     notes.push(`every artifact findable by meaning (its headline vector made) ${seconds(findable.ms)} after the import answered${findableTarget}; ${findable.pending} vectors still to make then`);
     busySearch = await searchWhileIndexing(service, imported.workspaceId);
-    // From BENCH_POOL_FROM artifacts on (where PostgreSQL's vectors come from a pool), the embedded
-    // engine's service embeds them all itself only if that is projected to end in time.
-    const maxMs = engine === "embedded" && size >= settings.poolFrom ? settings.embeddedMaxMinutes * 60_000 : Infinity;
-    const drained = await waitDrained(service, imported.workspaceId, since, log, maxMs);
-    if ("projectedMs" in drained) {
-      await service.process.stop();
-      const skipped = `**skipped**: the service's model would take about ${(drained.projectedMs / 60_000).toFixed(0)} minutes to make every vector (${drained.pending} still pending after the first minute; the limit is BENCH_EMBEDDED_MAX_MINUTES=${settings.embeddedMaxMinutes}). The embedded data directory belongs to the service while it runs, so its vectors cannot be written from a pool as on PostgreSQL.`;
-      log(skipped);
-      return [`### ${title}`, "", skipped, ""];
-    }
+    const drained = await waitDrained(service, imported.workspaceId, since, log);
     notes.push(`the service's model made every vector in ${seconds(drained.ms)} from the import's start (${drained.vectors} vectors, ${((size / drained.ms) * 1000).toFixed(1)} artifacts/s)`);
   }
   notes.push(`search in the service: ${await waitOwnIndex(service, imported.workspaceId, engine)}`);

@@ -32,12 +32,10 @@ export const settings = {
   databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
   /** BENCH_ENGINES=embedded,postgres (default: embedded, and postgres when BENCH_DATABASE_URL is set). */
   engines: (process.env.BENCH_ENGINES ?? (process.env.BENCH_DATABASE_URL ? "embedded,postgres" : "embedded")).split(",").map((e) => e.trim()) as Array<"embedded" | "postgres">,
-  /** From this many artifacts on, PostgreSQL's artifact vectors are written from a pool of model vectors (seed.ts). */
+  /** From this many artifacts on, the artifact vectors are written from a pool of model vectors (seed.ts), on either engine. */
   poolFrom: Number(process.env.BENCH_POOL_FROM ?? 10_000),
   /** Texts embedded by the real model for that pool. */
   poolTexts: Number(process.env.BENCH_POOL_TEXTS ?? 2_000),
-  /** On the embedded engine, a size of BENCH_POOL_FROM artifacts or more whose indexing by the service is projected past this is skipped. */
-  embeddedMaxMinutes: Number(process.env.BENCH_EMBEDDED_MAX_MINUTES ?? 10),
   /** Import request budget: the service's JSON body limit is 1 MB. */
   importPartBytes: 900_000,
   node: measuringNode(),

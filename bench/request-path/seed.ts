@@ -1,4 +1,5 @@
 import { Client } from "pg";
+import { openEmbeddedDatabase } from "../../src/db/embedded-database";
 import { cutToModelInput } from "../../src/embeddings/embeddings-provider";
 import { LOCAL_EMBEDDINGS_MODEL, LOCAL_MAX_INPUT_CHARS } from "../../src/embeddings/local-embeddings";
 import { ModelThread } from "../../src/embeddings/model-thread";
@@ -9,8 +10,8 @@ import { call, type Service } from "./server";
 
 // The workspace: tests/support/realistic-workspace.ts (its memories, data source and artifacts of
 // about 3 KB, as they are), imported through the admin API in parts under the service's 1 MB body
-// limit, then indexed: by the service itself (its model, every vector), or, on PostgreSQL from
-// BENCH_POOL_FROM artifacts on, from a pool of the model's vectors written by SQL (fillFromPool).
+// limit, then indexed: by the service itself (its model, every vector), or, from BENCH_POOL_FROM
+// artifacts on, from a pool of the model's vectors written by SQL (fillFromPool).
 
 export interface ImportedWorkspace {
   workspaceId: string;
@@ -66,26 +67,17 @@ const failedOf = (state: IndexState) => Object.values(state.tables).reduce((sum,
 
 /**
  * Waits until the service has made every vector of the workspace (the admin index state's
- * `pending`, as bench/pipeline-bench.ts reads it). With `maxMs`, gives up as soon as the rate
- * measured over the first minute projects past it: `{ projectedMs }`.
+ * `pending`, as bench/pipeline-bench.ts reads it).
  */
-export async function waitDrained(service: Service, workspaceId: string, since: number, log: (line: string) => void, maxMs = Infinity): Promise<{ ms: number; vectors: number } | { projectedMs: number; pending: number }> {
-  const first = await indexState(service, workspaceId);
-  const firstPending = pendingOf(first);
-  const firstAt = performance.now();
-  let lastLog = firstAt;
-  for (let state = first; ; state = await indexState(service, workspaceId)) {
+export async function waitDrained(service: Service, workspaceId: string, since: number, log: (line: string) => void): Promise<{ ms: number; vectors: number }> {
+  let lastLog = performance.now();
+  for (let state = await indexState(service, workspaceId); ; state = await indexState(service, workspaceId)) {
     const pending = pendingOf(state);
     if (pending === 0) {
       if (failedOf(state) > 0) throw new Error(`the service could not embed ${failedOf(state)} rows: ${JSON.stringify(state.tables)}`);
       return { ms: performance.now() - since, vectors: Object.values(state.tables).reduce((sum, table) => sum + table.embedded, 0) };
     }
     const now = performance.now();
-    if (maxMs < Infinity && now - firstAt > 60_000) {
-      const rate = (firstPending - pending) / (now - firstAt);
-      const projectedMs = now - since + (rate > 0 ? pending / rate : Infinity);
-      if (projectedMs > maxMs) return { projectedMs, pending };
-    }
     if (now - lastLog > 30_000) {
       log(`  ${pending} vectors still to make (${seconds(now - since)} since the import began)`);
       lastLog = now;
@@ -148,9 +140,8 @@ const HEADLINE = /^(.+) (?:rose|fell|doubled|halved|recovered|stalled|accelerate
  * vectors of texts about the same subject, not of the row's own text: search by meaning returns
  * artifacts on the question's subject, their order among them is not the model's.
  */
-export async function fillFromPool(databaseUrl: string, workspaceId: string, log: (line: string) => void): Promise<string> {
-  const client = new Client({ connectionString: databaseUrl });
-  await client.connect();
+export async function fillFromPool(database: { databaseUrl?: string; dataDir: string }, workspaceId: string, log: (line: string) => void): Promise<string> {
+  const client = await openSeedingDb(database);
   try {
     const started = performance.now();
     const { rows: artifacts } = await client.query<{ id: string; summary: string; vectors: number }>(
@@ -215,15 +206,14 @@ export async function fillFromPool(databaseUrl: string, workspaceId: string, log
     await client.query("SET synchronous_commit = off");
     await client.query("CREATE TEMP TABLE bench_pool (artifact_id text, facet text, part int, v vector(512), PRIMARY KEY (artifact_id, facet, part))");
     await client.query("CREATE TEMP TABLE bench_assign (artifact_id text PRIMARY KEY, pool_id text NOT NULL)");
-    await client.query(
-      "INSERT INTO bench_pool SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::vector[])",
-      [poolRows.map((row) => row.artifact_id), poolRows.map((row) => row.facet), poolRows.map((row) => row.part), vectors.map((vector) => `[${vector.join(",")}]`)],
-    );
+    // As one JSON text, which both engines' drivers pass alike (PGlite writes an array of vector literals unquoted).
+    await client.query("INSERT INTO bench_pool SELECT artifact_id, facet, part, v::vector FROM json_to_recordset($1::json) AS r(artifact_id text, facet text, part int, v text)", [
+      JSON.stringify(poolRows.map((row, i) => ({ artifact_id: row.artifact_id, facet: row.facet, part: row.part, v: `[${vectors[i]!.join(",")}]` }))),
+    ]);
     const assigned = artifacts.map((_, i) => poolOf.narrow.get(keys[i]!.narrow) ?? poolOf.wide.get(keys[i]!.wide) ?? poolIds[i % poolIds.length]!);
     for (let start = 0; start < artifacts.length; start += 20_000) {
-      await client.query("INSERT INTO bench_assign SELECT * FROM unnest($1::text[], $2::text[])", [
-        artifacts.slice(start, start + 20_000).map((artifact) => artifact.id),
-        assigned.slice(start, start + 20_000),
+      await client.query("INSERT INTO bench_assign SELECT artifact_id, pool_id FROM json_to_recordset($1::json) AS r(artifact_id text, pool_id text)", [
+        JSON.stringify(artifacts.slice(start, start + 20_000).map((artifact, i) => ({ artifact_id: artifact.id, pool_id: assigned[start + i] }))),
       ]);
     }
     // Volatile and not inlined (a sub-select): every row draws its own noise.
@@ -247,6 +237,35 @@ export async function fillFromPool(databaseUrl: string, workspaceId: string, log
     log(`  ${summary}`);
     return summary;
   } finally {
-    await client.end();
+    await client.close();
   }
+}
+
+/** The statements fillFromPool runs, on either engine: its own session (one connection, for its temporary tables). */
+interface SeedingDb {
+  query<Row>(sql: string, params?: unknown[]): Promise<{ rows: Row[]; rowCount: number }>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL through `pg`, or the embedded data directory opened in this process while no service runs on it (one owner at a time). */
+async function openSeedingDb(database: { databaseUrl?: string; dataDir: string }): Promise<SeedingDb> {
+  if (database.databaseUrl) {
+    const client = new Client({ connectionString: database.databaseUrl });
+    await client.connect();
+    return {
+      query: async <Row>(sql: string, params?: unknown[]) => {
+        const result = await client.query(sql, params);
+        return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
+      },
+      close: () => client.end(),
+    };
+  }
+  const embedded = await openEmbeddedDatabase(database.dataDir);
+  return {
+    query: async <Row>(sql: string, params?: unknown[]) => {
+      const result = await embedded.pg.query<Row>(sql, params);
+      return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
+    },
+    close: () => embedded.close(),
+  };
 }

@@ -19,8 +19,8 @@
 //   built). The service's own model makes every vector, except from BENCH_POOL_FROM (10,000)
 //   artifacts on: there the artifacts are imported by a service that is then stopped (on
 //   PostgreSQL started with INDEXER=worker, so nothing embeds them; the embedded engine's service
-//   indexes itself, and keeps what its model made before it stopped), the real model embeds the real texts of the rows of a
-//   few hundred of them (about BENCH_POOL_TEXTS = 2,000 texts, one artifact per subject) in this
+//   indexes itself, and what its model made before it stopped is kept), the real model embeds the
+//   real texts of the rows of a few hundred of them (about BENCH_POOL_TEXTS = 2,000 texts, one artifact per subject) in this
 //   process (on two model threads at normal priority), and SQL writes every artifact vector from
 //   that pool: each artifact gets the vectors of the pooled artifact on the same metric, segment
 //   and region (else metric and region), plus noise (request-path/seed.ts, fillFromPool). The vectors are the model's, of texts on the same

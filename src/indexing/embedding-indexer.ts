@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../db/database";
+import type { Db, DbTx } from "../db/database";
 import { inReadOnlySnapshot } from "../db/read-only-snapshot";
+import { onBehalfOf } from "../db/workspace-scope";
 import { cutToModelInput, InputRejectedError, type EmbeddingsProvider } from "../embeddings/embeddings-provider";
 import { measuredEmbedding } from "../embeddings/measured-call";
 import type { Logger } from "../lib/logger";
@@ -182,24 +183,23 @@ export class EmbeddingIndexer {
    * one moment. The counts read every row of the workspace's four tables, 700,000 at 100,000
    * artifacts, which takes longer than a request's statement timeout while the model is busy: in
    * a read-only snapshot whose statements may run as long as STATE_READ allows, so that an
-   * operator's slow count is answered, not refused as a database that is not answering.
+   * operator's slow count is answered, not refused as a database that is not answering. On behalf
+   * of the workspace, so that on Citus a node known to be away refuses it at once, and one that
+   * hangs under it has its connection given up, instead of holding it for the minute.
    */
   async state(workspaceId: string): Promise<WorkspaceIndexState> {
     const { model } = this.embeddings;
     const { maxAttempts } = this.options;
-    return inReadOnlySnapshot(
-      this.db,
-      async (tx) => {
-        const tables = {} as WorkspaceIndexState["tables"];
-        for (const queue of createEmbeddingQueues(tx)) {
-          const counts = await queue.state(workspaceId, model, maxAttempts);
-          const failures = counts.failed === 0 ? [] : await queue.failures(workspaceId, model, maxAttempts, FAILURES_SHOWN);
-          tables[queue.name] = { ...counts, failures };
-        }
-        return { model, tables };
-      },
-      STATE_READ,
-    );
+    const read = async (tx: DbTx) => {
+      const tables = {} as WorkspaceIndexState["tables"];
+      for (const queue of createEmbeddingQueues(tx)) {
+        const counts = await queue.state(workspaceId, model, maxAttempts);
+        const failures = counts.failed === 0 ? [] : await queue.failures(workspaceId, model, maxAttempts, FAILURES_SHOWN);
+        tables[queue.name] = { ...counts, failures };
+      }
+      return { model, tables };
+    };
+    return onBehalfOf(workspaceId, () => inReadOnlySnapshot(this.db, read, STATE_READ));
   }
 
   start(): void {

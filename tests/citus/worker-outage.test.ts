@@ -198,6 +198,34 @@ describe("a Citus worker that hangs under a running service", () => {
   });
 });
 
+describe("the admin index state of a workspace whose worker hangs", () => {
+  it("is refused as unavailable within 2 s, though its counts may run for a minute, and answered again once the worker answers", async () => {
+    const ws = onWorker.worker2![0]!;
+    const state = () => t.services.indexer.state(ws.workspaceId);
+    await state();
+    execFileSync(TOOL, ["node", dir, "worker2", "pause"]);
+    try {
+      const started = Date.now();
+      // A ceiling, not a wait: a read that would hold on for its minute fails here, and the
+      // worker is still resumed (a paused node outlives the cluster's stop).
+      let ceiling: NodeJS.Timeout | undefined;
+      const refusal = await Promise.race([
+        state().then(
+          () => "answered",
+          (error: unknown) => error,
+        ),
+        new Promise((resolve) => (ceiling = setTimeout(resolve, 10_000, "still waiting after 10 s"))),
+      ]);
+      clearTimeout(ceiling);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(isDatabaseUnavailable(refusal)).toBe(true);
+    } finally {
+      execFileSync(TOOL, ["node", dir, "worker2", "resume"]);
+    }
+    await waitFor(() => state().then(() => true, () => false), { what: "the index state answered again", everyMs: 100 });
+  });
+});
+
 const push = (ws: WorkspaceWithKey, key: string) =>
   request(t.app).post("/api/v1/artifacts").set(ws.auth).set("Idempotency-Key", key).send({ summary: `Storm ${key}`, why: "w", confidence: 0.5, confidenceExplanation: "e" });
 

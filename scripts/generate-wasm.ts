@@ -3,23 +3,23 @@ import path from "node:path";
 import wabtModule from "wabt";
 
 /**
- * Compiles src/lib/float-rows.wat (the WebAssembly text of the kernel) into
- * src/lib/float-rows-kernel.ts, its bytes as base64, with wabt (the WebAssembly project's own
+ * Compiles src/lib/int8-rows.wat (the WebAssembly text of the kernel) into
+ * src/lib/int8-rows-kernel.ts, its bytes as base64, with wabt (the WebAssembly project's own
  * toolkit). tests/lib/float-rows.test.ts fails when the committed bytes are not the source's.
  */
-const SOURCE = path.join(__dirname, "..", "src", "lib", "float-rows.wat");
-const TARGET = path.join(__dirname, "..", "src", "lib", "float-rows-kernel.ts");
+const SOURCE = path.join(__dirname, "..", "src", "lib", "int8-rows.wat");
+const TARGET = path.join(__dirname, "..", "src", "lib", "int8-rows-kernel.ts");
 
-/** The module compiled from float-rows.wat, as the text of float-rows-kernel.ts. */
-export async function floatRowsKernelSource(): Promise<string> {
+/** The module compiled from int8-rows.wat, as the text of int8-rows-kernel.ts. */
+export async function int8RowsKernelSource(): Promise<string> {
   const wabt = await wabtModule();
-  const module = wabt.parseWat("float-rows.wat", readFileSync(SOURCE, "utf8"), { simd: true });
+  const module = wabt.parseWat("int8-rows.wat", readFileSync(SOURCE, "utf8"), { simd: true });
   try {
     module.validate();
     const { buffer } = module.toBinary({});
     return [
-      "// Generated from float-rows.wat by `npm run wasm:generate`. Do not edit.",
-      "export const FLOAT_ROWS_KERNEL =",
+      "// Generated from int8-rows.wat by `npm run wasm:generate`. Do not edit.",
+      "export const INT8_ROWS_KERNEL =",
       `  "${Buffer.from(buffer).toString("base64")}";`,
       "",
     ].join("\n");
@@ -29,7 +29,7 @@ export async function floatRowsKernelSource(): Promise<string> {
 }
 
 if (require.main === module) {
-  floatRowsKernelSource().then(
+  int8RowsKernelSource().then(
     (source) => {
       writeFileSync(TARGET, source);
       console.log(`wrote ${path.relative(process.cwd(), TARGET)}`);

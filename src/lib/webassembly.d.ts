@@ -1,4 +1,4 @@
-// The WebAssembly globals src/lib/float-rows.ts uses, as Node 20 and later provide them:
+// The WebAssembly globals src/lib/int8-rows.ts uses, as Node 20 and later provide them:
 // TypeScript declares them only in its DOM and worker libraries, and @types/node 22 not at all.
 declare namespace WebAssembly {
   class Module {

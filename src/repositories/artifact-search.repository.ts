@@ -140,9 +140,9 @@ export function createArtifactSearchRepository(
      */
     named?: () => boolean;
     /**
-     * The workspaces' vectors held in the process (the embedded engine): an unfiltered search of
-     * a workspace without its own index compares them there instead of by the exact scan's
-     * statement, whose answer it gives.
+     * The workspaces' vectors held in the process (the embedded engine): an unfiltered search
+     * compares them there instead of by the exact scan's statement, whose answer it gives, or by
+     * the workspace's own index.
      */
     inProcess?: ArtifactVectorsInProcess;
   } = {},
@@ -173,8 +173,8 @@ export function createArtifactSearchRepository(
   }
 
   /**
-   * The statement that finds the nearest artifacts, and its strategy. Without a filter, the one it
-   * always was. With one, a workspace without an index of its own compares the vectors of the
+   * The statement that finds the nearest artifacts, and its strategy. Without a filter, the held
+   * vectors' answer if the workspace's are held, else the one it always was. With one, a workspace without an index of its own compares the vectors of the
    * matching artifacts; one with an index first reads which artifacts match, up to
    * `exactMatchingMax` (EXACT_MATCHING_MAX): an index walk that must pass over most rows costs more
    * than comparing the few that match (docs/search.md, "Filters").
@@ -186,12 +186,14 @@ export function createArtifactSearchRepository(
     known: readonly string[] = [],
   ): Promise<{ sql: Prisma.Sql; strategy: NearestStrategy }> {
     const exactDistance = vectorIndexes.exactDistance;
-    const own = await ownIndex(workspaceId);
     if (!isFiltered(filters)) {
-      const held = own ? undefined : inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE, known);
+      // Held vectors give the exact answer, cheaper than the own index's approximate one.
+      const held = inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE, known);
       if (held) return { sql: heldNearest(held), strategy: "exact" };
+      const own = await ownIndex(workspaceId);
       return { sql: nearestQuery(workspaceId, query, { exactDistance, own }), strategy: own ? "index" : "exact" };
     }
+    const own = await ownIndex(workspaceId);
     if (!own) return { sql: filteredNearestQuery(workspaceId, query, { exactDistance, filters }), strategy: "exact" };
     const matching = await db.$queryRaw<Array<{ id: string }>>`
       SELECT t.id FROM artifacts t WHERE t.workspace_id = ${workspaceId} AND t.status = 'validated' AND ${artifactFilterCondition(filters)}

@@ -63,6 +63,43 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     }
   });
 
+  it("finds exactly the exact scan's nearest among 12,000 vectors read in turns: ties, near ties, zero vectors and vectors its codes fit badly", async () => {
+    const wide = await createWorkspaceWithKey(t.services);
+    // 2,400 artifacts of five vectors each, the vectors random (setseed: the same every run), all
+    // about equally far from any question: the bounds of the codes decide least here. Artifacts
+    // 0-99 share one vector (ties broken by id), 100-199 that vector nudged in one number (near
+    // ties), 200-209 have zero vectors, 210-219 one number a thousand times the others.
+    await t.database.executor.query(`SELECT setseed(0.42)`);
+    await t.database.executor.query(
+      `WITH numbers AS (SELECT g FROM generate_series(0, 2399) g),
+            inserted AS (
+              INSERT INTO artifacts (id, workspace_id, status, trigger, summary, why, confidence, confidence_explanation, created_by, validated_at, validated_by, updated_at)
+              SELECT 'art_wide_' || lpad(g::text, 4, '0'), $1, 'validated', 'chat', 'Wide ' || g, 'Generated', 0.5, 'synthetic', 'test', now(), 'test', now() FROM numbers
+              RETURNING id),
+            shared AS (SELECT array_agg(random() - 0.5) AS v FROM generate_series(1, 512))
+       INSERT INTO artifact_embeddings (id, artifact_id, facet, part, workspace_id, searchable, model, embedding)
+       SELECT 'art_wide_' || lpad(g::text, 4, '0') || ':body:' || p, 'art_wide_' || lpad(g::text, 4, '0'), 'body', p, $1, true, $2,
+              (CASE WHEN g < 100 THEN (SELECT v FROM shared)
+                    WHEN g < 200 THEN (SELECT v[1:511] || (v[512] + 0.001 * (g - 99)) FROM shared)
+                    WHEN g < 210 THEN array_fill(0::float8, ARRAY[512])
+                    WHEN g < 220 THEN (SELECT array_agg(CASE WHEN d = 1 THEN 1000 * (random() - 0.5) ELSE random() - 0.5 END) FROM generate_series(1, 512 + 0 * g) d)
+                    ELSE (SELECT array_agg(random() - 0.5) FROM generate_series(1, 512 + 0 * g * p)) END)::vector::halfvec
+       FROM numbers CROSS JOIN generate_series(1, 5) p`,
+      [wide.workspaceId, model],
+    );
+    expect(await held.hold(wide.workspaceId, model)).toBe(true);
+    const shared = (await t.database.executor.query<{ v: string }>(`SELECT embedding::vector::text AS v FROM artifact_embeddings WHERE workspace_id = $1 AND artifact_id = 'art_wide_0000' LIMIT 1`, [wide.workspaceId]))[0]!.v;
+    const queries = [...(await Promise.all(QUESTIONS.map(vectorOf))), { vector: JSON.parse(shared) as number[], model }, { vector: (JSON.parse(shared) as number[]).map((x, d) => (d === 0 ? x + 0.2 : -x)), model }];
+    for (const query of queries) {
+      const expected = await byStatement(wide.workspaceId, query);
+      const found = held.nearest(wide.workspaceId, query, 50)!;
+      expect(found.map((row) => row.id)).toEqual(expected.map((row) => row.id));
+      found.forEach((row, i) => expect(Math.abs(row.distance - Number(expected[i]!.distance))).toBeLessThan(1e-5));
+    }
+    // The query that is the shared vector: the hundred ties first, by id.
+    expect(held.nearest(wide.workspaceId, queries[QUESTIONS.length]!, 50)!.map((row) => row.id)).toEqual(Array.from({ length: 50 }, (_, n) => `art_wide_${String(n).padStart(4, "0")}`));
+  });
+
   it("gives the distances of the artifacts asked about that are not among the nearest, after them", async () => {
     expect(await held.hold(shop.workspaceId, model)).toBe(true);
     const query = await vectorOf("delivery problems");
@@ -172,6 +209,27 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     expect(await one.hold(shop.workspaceId, model)).toBe(true);
     expect(one.holds(other.workspaceId)).toBe(false);
     expect(one.nearest(shop.workspaceId, query, 50)).toBeDefined();
+  });
+
+  it("does not read a workspace found too large again when it changes, until its recheck is due", async () => {
+    let reads = 0;
+    const engine = t.database.inProcess!;
+    const counted = { listen: engine.listen, copyOut: (statement: string) => (reads++, engine.copyOut(statement)) };
+    let clock = 0;
+    const bounded = createArtifactVectorsInProcess(t.database.executor, counted, { workspaceMaxVectors: 4, reloadIntervalMs: 0, tooLargeRecheckMs: 60_000, now: () => clock });
+    await bounded.started;
+    const query = await vectorOf("refunds");
+    expect(bounded.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    await waitFor(() => reads > 0, { what: "the first read of the workspace's vectors" });
+    await validatedArtifact(t, shop.auth, { summary: "Refunds of monthly plans" });
+    await index();
+    const after = reads;
+    clock += 30_000;
+    expect(bounded.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    expect(reads).toBe(after);
+    clock += 30_000;
+    expect(bounded.nearest(shop.workspaceId, query, 50)).toBeUndefined();
+    expect(reads).toBe(after + 1);
   });
 
   it("serves the service's searches once a first search has read the workspace's vectors", async () => {

@@ -5,7 +5,7 @@ import wabtModule from "wabt";
 /**
  * Compiles src/lib/int8-rows.wat (the WebAssembly text of the kernel) into
  * src/lib/int8-rows-kernel.ts, its bytes as base64, with wabt (the WebAssembly project's own
- * toolkit). tests/lib/float-rows.test.ts fails when the committed bytes are not the source's.
+ * toolkit). tests/lib/int8-rows.test.ts fails when the committed bytes are not the source's.
  */
 const SOURCE = path.join(__dirname, "..", "src", "lib", "int8-rows.wat");
 const TARGET = path.join(__dirname, "..", "src", "lib", "int8-rows-kernel.ts");

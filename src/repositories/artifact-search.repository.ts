@@ -174,8 +174,9 @@ export function createArtifactSearchRepository(
 
   /**
    * The statement that finds the nearest artifacts, and its strategy. Without a filter, the held
-   * vectors' answer if the workspace's are held, else the one it always was. With one, a workspace without an index of its own compares the vectors of the
-   * matching artifacts; one with an index first reads which artifacts match, up to
+   * vectors' answer if the workspace's are held, else the one it always was. With one, a
+   * workspace without an index of its own compares the vectors of the matching artifacts; one
+   * with an index first reads which artifacts match, up to
    * `exactMatchingMax` (EXACT_MATCHING_MAX): an index walk that must pass over most rows costs more
    * than comparing the few that match (docs/search.md, "Filters").
    */

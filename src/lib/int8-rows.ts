@@ -22,8 +22,8 @@ export class Int8Rows {
   readonly #rows: Int8Array;
   readonly #query: Int16Array;
   readonly #out: Int32Array;
-  /** Runs the kernel over every row; none for no rows. */
-  readonly #run: (() => void) | undefined;
+  /** Runs the kernel over the first rows; none for no rows. */
+  readonly #run: ((rows: number) => void) | undefined;
 
   constructor(
     readonly count: number,
@@ -45,7 +45,7 @@ export class Int8Rows {
     this.#rows = new Int8Array(memory.buffer, 0, count * this.#width);
     this.#query = new Int16Array(memory.buffer, queryAt, this.#width);
     this.#out = new Int32Array(memory.buffer, outAt, count);
-    this.#run = () => dots(queryAt, 0, count, this.#width, outAt);
+    this.#run = (rows) => dots(queryAt, 0, rows, this.#width, outAt);
   }
 
   /** Row `index`'s `dimensions` numbers, to write (its padding stays zero). */
@@ -56,13 +56,14 @@ export class Int8Rows {
 
   /**
    * The dot product of `query` (`dimensions` integers of at most INT8_ROWS_QUERY_MAX in magnitude)
-   * with each row, in row order, exactly: overwritten by the next call.
+   * with each of the first `rows` rows, in row order, exactly: overwritten by the next call.
    */
-  dots(query: ArrayLike<number>): Int32Array {
+  dots(query: ArrayLike<number>, rows = this.count): Int32Array {
     if (query.length !== this.dimensions) throw new RangeError(`a query of ${query.length} numbers for rows of ${this.dimensions}`);
+    if (!(rows >= 0 && rows <= this.count)) throw new RangeError(`the dots of ${rows} rows of ${this.count}`);
     if (!this.#run) return this.#out;
     this.#query.set(query);
-    this.#run();
-    return this.#out;
+    this.#run(rows);
+    return this.#out.subarray(0, rows);
   }
 }

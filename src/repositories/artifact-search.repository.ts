@@ -189,7 +189,7 @@ export function createArtifactSearchRepository(
     const exactDistance = vectorIndexes.exactDistance;
     if (!isFiltered(filters)) {
       // Held vectors give the exact answer, cheaper than the own index's approximate one.
-      const held = inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE, known);
+      const held = await inProcess?.nearest(workspaceId, query, CANDIDATES_PER_SIDE, known);
       if (held) return { sql: heldNearest(held), strategy: "exact" };
       const own = await ownIndex(workspaceId);
       return { sql: nearestQuery(workspaceId, query, { exactDistance, own }), strategy: own ? "index" : "exact" };

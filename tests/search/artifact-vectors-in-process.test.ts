@@ -1,6 +1,8 @@
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import { createArtifactSearchRepository, nearestQuery } from "../../src/repositories/artifact-search.repository";
 import { createArtifactVectorsInProcess } from "../../src/repositories/artifact-vectors-in-process";
+import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
+import { createLogger } from "../../src/lib/logger";
 import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
 import type { QueryVector } from "../../src/search/hybrid-query";
 import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
@@ -320,9 +322,11 @@ describe("artifact vectors held in the process (embedded engine)", () => {
       const { hits, searchMode } = await t.services.artifacts.searchWorkspace(shop.workspaceId, "why are customers asking for refunds", 5);
       return { searchMode, hits: hits.map((hit) => ({ id: hit.id, score: hit.score.toFixed(4) })) };
     };
-    // Another change first, so that the service's search finds no copy.
     await validatedArtifact(t, shop.auth, { summary: "Refund requests from annual plan customers" });
     await index();
+    // The whole workspace announced changed, so that the service's search finds no copy.
+    await t.database.executor.query(`SELECT pg_notify('wsi_artifact_vectors', $1)`, [shop.workspaceId]);
+    expect(held.holds(shop.workspaceId)).toBe(false);
     const before = await search();
     expect(before.searchMode).toBe("hybrid");
     // A search without a copy starts reading one (not more often than every 2 s); the next answers from it.
@@ -335,5 +339,22 @@ describe("artifact vectors held in the process (embedded engine)", () => {
     );
     const after = await search();
     expect(after).toEqual(before);
+  });
+
+  it("answers from the held vectors before the workspace's own index, exactly", async () => {
+    const built = await createVectorIndexMaintenance({
+      vectorIndexes: createVectorIndexRepository(t.database.prisma),
+      logger: createLogger("silent"),
+      engine: t.database.kind,
+      minVectors: 0,
+    }).runOnce();
+    expect(built).toContainEqual(expect.objectContaining({ workspaceId: shop.workspaceId, table: "artifact_embeddings" }));
+    const indexes = () => createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
+    const query = await vectorOf("why are customers asking for refunds");
+    expect(await held.hold(shop.workspaceId, model)).toBe(true);
+    const withHeld = await createArtifactSearchRepository(t.database.prisma, indexes(), { driver: t.database.executor, inProcess: held }).nearest(shop.workspaceId, query);
+    const plain = await createArtifactSearchRepository(t.database.prisma, indexes(), { driver: t.database.executor }).nearest(shop.workspaceId, query);
+    expect(plain.strategy).toBe("index");
+    expect(withHeld).toEqual({ strategy: "exact", ids: (await byStatement(shop.workspaceId, query)).map((row) => row.id) });
   });
 });

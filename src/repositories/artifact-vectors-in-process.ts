@@ -589,10 +589,14 @@ export function createArtifactVectorsInProcess(
     () => undefined,
   );
 
-  function heldVectors(): number {
-    let total = 0;
-    for (const copy of held.values()) total += copy.lengths.length;
-    return total;
+  /** Lets the copies searched least recently go until `vectors` fits beside the others. */
+  function makeRoom(vectors: HeldVectors) {
+    const others = () => [...held.values()].filter((copy) => copy !== vectors);
+    const total = () => others().reduce((sum, copy) => sum + copy.lengths.length, vectors.lengths.length);
+    while (others().length > 0 && (total() > maxVectors || others().length >= maxWorkspaces)) {
+      const [first] = [...held.entries()].find(([, copy]) => copy !== vectors)!;
+      held.delete(first);
+    }
   }
 
   const vectorRows = (workspaceId: string, model: string) =>
@@ -635,7 +639,7 @@ export function createArtifactVectorsInProcess(
     const vectors = heldFrom(model, reads, spareFor(rows), changedMeanwhile);
     tooLarge.delete(workspaceId);
     held.delete(workspaceId);
-    while (held.size > 0 && (heldVectors() + vectors.lengths.length > maxVectors || held.size >= maxWorkspaces)) held.delete(held.keys().next().value!);
+    makeRoom(vectors);
     held.set(workspaceId, vectors);
     if (vectors.changed.size > 0) void patch(workspaceId, vectors);
   }
@@ -670,10 +674,11 @@ export function createArtifactVectorsInProcess(
             return;
           }
           if (next !== current) {
-            // The same place in the order of searches, and this patch its patch.
+            // The same place in the order of searches, and this patch its patch; a larger copy may need the room of others.
             held.set(workspaceId, next);
             next.patching = copy.patching;
             current = next;
+            makeRoom(next);
           }
         }
       } catch {

@@ -1,12 +1,11 @@
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import { createArtifactSearchRepository, nearestQuery } from "../../src/repositories/artifact-search.repository";
 import { createArtifactVectorsInProcess } from "../../src/repositories/artifact-vectors-in-process";
-import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
-import { createLogger } from "../../src/lib/logger";
 import { createVectorIndexRepository } from "../../src/repositories/vector-index.repository";
 import type { QueryVector } from "../../src/search/hybrid-query";
 import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { buildOwnIndexes } from "../support/own-indexes";
 import { createTestApp, type TestApp } from "../support/test-app";
 import { waitFor } from "../support/wait-for";
 
@@ -342,12 +341,7 @@ describe("artifact vectors held in the process (embedded engine)", () => {
   });
 
   it("answers from the held vectors before the workspace's own index, exactly", async () => {
-    const built = await createVectorIndexMaintenance({
-      vectorIndexes: createVectorIndexRepository(t.database.prisma),
-      logger: createLogger("silent"),
-      engine: t.database.kind,
-      minVectors: 0,
-    }).runOnce();
+    const built = await buildOwnIndexes(t, 0);
     expect(built).toContainEqual(expect.objectContaining({ workspaceId: shop.workspaceId, table: "artifact_embeddings" }));
     const indexes = () => createVectorIndexRepository(t.database.prisma, { engine: t.database.kind });
     const query = await vectorOf("why are customers asking for refunds");

@@ -2,10 +2,9 @@ import { CANDIDATES_PER_SIDE, createArtifactSearchRepository, nearestQuery, scan
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
 import { exactDistanceOn } from "../../src/db/vector-distance";
 import type { QueryVector } from "../../src/search/hybrid-query";
-import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
-import { createLogger } from "../../src/lib/logger";
 import { validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { buildOwnIndexes } from "../support/own-indexes";
 import { createTestApp, type TestApp } from "../support/test-app";
 
 let t: TestApp;
@@ -25,14 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Gives every workspace with more than `minVectors` searchable vectors on a table its own index, as the worker does. */
-function maintainIndexes(minVectors: number) {
-  return createVectorIndexMaintenance({
-    vectorIndexes: createVectorIndexRepository(t.database.prisma),
-    logger: createLogger("silent"),
-    engine: t.database.kind,
-    minVectors,
-  }).runOnce();
-}
+const maintainIndexes = (minVectors: number) => buildOwnIndexes(t, minVectors);
 
 const vectorOf = async (text: string): Promise<QueryVector> => ({ vector: (await t.services.embeddings.embed([text]))[0]!, model: t.services.embeddings.model });
 

@@ -3,11 +3,10 @@ import path from "node:path";
 import request from "supertest";
 import { createArtifactSearchRepository, filteredNearestQuery, nearestQuery, scansOwnIndex } from "../../src/repositories/artifact-search.repository";
 import { createVectorIndexRepository, workspaceIndexName } from "../../src/repositories/vector-index.repository";
-import { createVectorIndexMaintenance } from "../../src/indexing/vector-index-maintenance";
-import { createLogger } from "../../src/lib/logger";
 import { projectRoot } from "../../src/lib/project-root";
 import { pushArtifact, validateArtifact, validatedArtifact } from "../support/artifacts";
 import { createWorkspaceWithKey, type WorkspaceWithKey } from "../support/factories";
+import { buildOwnIndexes } from "../support/own-indexes";
 import { distributionProblems } from "../support/table-distribution";
 import { createTestApp, type TestApp } from "../support/test-app";
 
@@ -104,13 +103,7 @@ describe("artifacts, their vectors and memories in hash partitions by workspace"
   });
 
   it("builds a large workspace's own index on the partition that holds it, and searches through it", async () => {
-    const built = await createVectorIndexMaintenance({
-      vectorIndexes: createVectorIndexRepository(t.database.prisma),
-      logger: createLogger("silent"),
-      // As the worker builds on PostgreSQL, where a partitioned table refuses CONCURRENTLY.
-      engine: t.database.kind,
-      minVectors: 10,
-    }).runOnce();
+    const built = await buildOwnIndexes(t, 10);
     expect(built).toContainEqual(expect.objectContaining({ workspaceId: crowded.workspaceId, table: "artifact_embeddings", documents: 30 }));
     const { rows, index } = await placement(crowded.workspaceId);
     expect(rows).toMatch(/^artifact_embeddings_p\d$/);

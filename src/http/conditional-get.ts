@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { Request, Response } from "express";
 import { sendJsonText } from "./json-answer";
 
@@ -14,8 +14,9 @@ export function strongEntityTag(bytes: Uint8Array): string {
  * representation (kilobytes of schema) is hashed once, not on every answer.
  */
 export function storedEntityTag(representation: string): (stored: readonly string[]) => string {
-  const form = createHash("sha256").update(representation).digest("base64url");
-  return (stored) => `"${createHash("sha256").update([form, ...stored].join("\u0000")).digest("base64url")}"`;
+  const form = hash("sha256", representation, "base64url");
+  // One call, not a Hash object fed and read: the same digest, a fraction of a fetch's CPU less.
+  return (stored) => `"${hash("sha256", [form, ...stored].join("\u0000"), "base64url")}"`;
 }
 
 /**

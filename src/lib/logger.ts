@@ -9,7 +9,23 @@ export type Logger = pino.Logger;
  * when the process exits).
  */
 export function createLogger(level: string = "info", destination: pino.DestinationStream = stdoutLines()): Logger {
-  return pino({ level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, destination);
+  return pino({ level, base: undefined, timestamp: isoTimeOfThisMillisecond }, destination);
+}
+
+let lastMillisecond = Number.NaN;
+let lastTime = "";
+
+/**
+ * pino's `isoTime`, the same field, made once a millisecond: under load several lines share one,
+ * and the Date made and written for each line was about a third of a request line's cost.
+ */
+export function isoTimeOfThisMillisecond(): string {
+  const now = Date.now();
+  if (now !== lastMillisecond) {
+    lastMillisecond = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
 }
 
 /** The longest a logged line waits before it is handed to stdout. */

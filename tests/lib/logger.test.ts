@@ -1,5 +1,5 @@
 import path from "node:path";
-import { batchedLines } from "../../src/lib/logger";
+import { batchedLines, createLogger } from "../../src/lib/logger";
 import { spawnTracked } from "../support/child-processes";
 import { waitFor } from "../support/wait-for";
 
@@ -22,6 +22,32 @@ function recordingSink() {
 }
 
 const line = (n: number) => `${JSON.stringify({ msg: "request", n })}\n`;
+
+describe("the log line's time", () => {
+  it("is the ISO time of the millisecond the line is written, as pino's isoTime writes it", async () => {
+    const written: string[] = [];
+    const logger = createLogger("info", { write: (text: string) => written.push(text) });
+    const times: Array<{ before: number; after: number }> = [];
+    // Lines in the same millisecond and in later ones: each line's time is its own millisecond's.
+    for (let i = 0; i < 5; i++) {
+      const before = Date.now();
+      logger.info({ i }, "first");
+      logger.info({ i }, "second");
+      times.push({ before, after: Date.now() });
+      await waitFor(() => Date.now() > times[i]!.after, { what: "the next millisecond", everyMs: 1 });
+    }
+    const stamps = written.map((text) => (JSON.parse(text) as { time: string }).time);
+    expect(stamps).toHaveLength(10);
+    stamps.forEach((stamp, n) => {
+      expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      const at = Date.parse(stamp);
+      expect(at).toBeGreaterThanOrEqual(times[Math.floor(n / 2)]!.before);
+      expect(at).toBeLessThanOrEqual(times[Math.floor(n / 2)]!.after);
+    });
+    // Each pair was written in a later millisecond than the one before: no time is kept too long.
+    for (let n = 2; n < stamps.length; n += 2) expect(Date.parse(stamps[n]!)).toBeGreaterThan(Date.parse(stamps[n - 1]!));
+  });
+});
 
 describe("batched log lines", () => {
   it("hands lines over together, in order, once they reach the batch length", () => {

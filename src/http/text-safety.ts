@@ -13,6 +13,7 @@ export interface UnstorableInput {
  * number beyond double range, and nesting deeper than MAX_JSON_DEPTH. Walks iteratively so hostile depth cannot overflow the stack.
  */
 export function findUnstorableInput(root: unknown, prefix?: string): UnstorableInput | undefined {
+  if (isStorableAndFlat(root)) return undefined;
   const stack: Array<{ value: unknown; path: PropertyKey[] }> = [{ value: root, path: [] }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
@@ -33,6 +34,22 @@ export function findUnstorableInput(root: unknown, prefix?: string): UnstorableI
     }
   }
   return undefined;
+}
+
+/**
+ * Whether `value` is a storable value, or an object whose values all are, nothing nested: most
+ * input (a path's parameters, a query, headers), cleared without the walk's stack and paths,
+ * which only a refusal needs.
+ */
+function isStorableAndFlat(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return describeUnstorableText(value) === undefined;
+  if (Array.isArray(value)) return false;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (item !== null && typeof item === "object") return false;
+    if (describeUnstorableText(key) !== undefined || describeUnstorableText(item) !== undefined) return false;
+  }
+  return true;
 }
 
 function describeUnstorableText(value: unknown): string | undefined {

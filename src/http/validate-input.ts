@@ -25,12 +25,17 @@ export function validateInput(route: Route, req: Request): AnyInput {
 function parseParams(schema: z.ZodType, params: unknown): unknown {
   const unstorable = findUnstorableInput(params);
   if (unstorable) throw notFound(`path parameter ${unstorable.path}: ${unstorable.problem}, so no such resource exists`);
-  return parsePart(schema, params, "path parameter ");
+  return parseStorable(schema, params, "path parameter ");
 }
 
 function parsePart(schema: z.ZodType, value: unknown, label: string): unknown {
   const unstorable = findUnstorableInput(value);
   if (unstorable) throw badRequest(`${label}${unstorable.path}: ${unstorable.problem}`);
+  return parseStorable(schema, value, label);
+}
+
+/** `value`, found storable, parsed by its contract schema. */
+function parseStorable(schema: z.ZodType, value: unknown, label: string): unknown {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (!parsed.success) throw badRequest(`${label}${describeFirstIssue(parsed.error)}`);
   return parsed.data;
